@@ -1,0 +1,101 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/courses/query"
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+)
+
+// CourseReads answers course queries from the course tables.
+type CourseReads struct {
+	db                                 *sqldb.DB
+	firstPage, nextPage, get, curricul string
+	lessons                            string
+}
+
+// NewCourseReads prepares the statements for db's dialect.
+func NewCourseReads(db *sqldb.DB) *CourseReads {
+	const published = `SELECT ` + courseColumns + ` FROM courses WHERE workspace_id = ? AND status = 'published'`
+	const order = ` ORDER BY created_at DESC, id DESC LIMIT ?`
+	return &CourseReads{
+		db:        db,
+		firstPage: db.Rebind(published + order),
+		nextPage:  db.Rebind(published + ` AND (created_at < ? OR (created_at = ? AND id < ?))` + order),
+		get:       db.Rebind(`SELECT ` + courseColumns + ` FROM courses WHERE workspace_id = ? AND id = ?`),
+		curricul:  db.Rebind(`SELECT id, title, position, created_at FROM course_modules WHERE course_id = ? ORDER BY position`),
+		lessons:   db.Rebind(`SELECT id, module_id, title, type, duration_seconds, position, created_at FROM lessons WHERE course_id = ? ORDER BY position`),
+	}
+}
+
+func (row courseRow) view() query.Course {
+	return query.Course{
+		ID: row.ID, Slug: row.Slug, Title: row.Title, Description: row.Description, Status: row.Status,
+		PublishedAt: utcPtr(row.PublishedAt), ArchivedAt: utcPtr(row.ArchivedAt),
+		CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(),
+		ModuleCount: row.ModuleCount, LessonCount: row.LessonCount,
+	}
+}
+
+// ListPublished returns one keyset page of published courses, newest first.
+func (r *CourseReads) ListPublished(ctx context.Context, workspaceID string, page platform.PageRequest) (platform.Page[query.Course], error) {
+	var rows []courseRow
+	var err error
+	if page.After == nil {
+		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.firstPage, workspaceID, page.Limit+1)
+	} else {
+		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.nextPage, workspaceID,
+			page.After.CreatedAt, page.After.CreatedAt, page.After.ID, page.Limit+1)
+	}
+	if err != nil {
+		return platform.Page[query.Course]{}, fmt.Errorf("list courses: %w", err)
+	}
+	out := platform.Page[query.Course]{Items: make([]query.Course, 0, min(len(rows), page.Limit))}
+	for i, row := range rows {
+		if i == page.Limit {
+			out.HasMore = true
+			last := rows[i-1]
+			out.Next = &platform.Position{CreatedAt: last.CreatedAt.UTC(), ID: last.ID}
+			break
+		}
+		out.Items = append(out.Items, row.view())
+	}
+	return out, nil
+}
+
+// Get returns the course with its curriculum, any status, or NotFound.
+func (r *CourseReads) Get(ctx context.Context, workspaceID, id string) (query.CourseDetail, error) {
+	q := r.db.Read(ctx)
+	var row courseRow
+	err := q.GetContext(ctx, &row, r.get, workspaceID, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return query.CourseDetail{}, kernel.NotFound("course %s not found", id)
+	}
+	if err != nil {
+		return query.CourseDetail{}, fmt.Errorf("get course: %w", err)
+	}
+	var mods []moduleRow
+	if err := q.SelectContext(ctx, &mods, r.curricul, id); err != nil {
+		return query.CourseDetail{}, fmt.Errorf("get modules: %w", err)
+	}
+	var less []lessonRow
+	if err := q.SelectContext(ctx, &less, r.lessons, id); err != nil {
+		return query.CourseDetail{}, fmt.Errorf("get lessons: %w", err)
+	}
+	detail := query.CourseDetail{Course: row.view(), Modules: make([]query.Module, len(mods))}
+	index := map[string]int{}
+	for i, m := range mods {
+		index[m.ID] = i
+		detail.Modules[i] = query.Module{ID: m.ID, Title: m.Title, Position: m.Position, Lessons: []query.Lesson{}}
+	}
+	for _, l := range less {
+		m := &detail.Modules[index[l.ModuleID]]
+		m.Lessons = append(m.Lessons, query.Lesson{ID: l.ID, Title: l.Title, Position: l.Position, Type: l.Type, DurationSeconds: l.DurationSeconds})
+	}
+	return detail, nil
+}

@@ -1,0 +1,116 @@
+// Package watermill carries domain events over watermill-sql: the transactional
+// outbox, the SQLite schema and offsets adapters, and (later) the router.
+package watermill
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	wm "github.com/ThreeDotsLabs/watermill"
+	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
+	"github.com/ThreeDotsLabs/watermill/message"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/events"
+)
+
+// Topic is the single stream of domain events; one topic keeps a total order that
+// projections rely on. Consumers ack the types they do not handle.
+const Topic = "events"
+
+// Message metadata keys.
+const (
+	MetaType        = "type"
+	MetaWorkspaceID = "workspace_id"
+	MetaVersion     = "schema_version"
+)
+
+// Clock and IDs are the stamping sources of the outbox.
+type (
+	Clock interface{ Now() time.Time }
+	IDs   interface{ New(prefix string) string }
+)
+
+// Outbox publishes events on the transaction in the context: they commit or vanish
+// with the change that caused them.
+type Outbox struct {
+	db     *sqldb.DB
+	schema wsql.SchemaAdapter
+	ids    IDs
+	clock  Clock
+	logger wm.LoggerAdapter
+}
+
+// SchemaFor returns the schema adapter of the dialect.
+func SchemaFor(d sqldb.Dialect) wsql.SchemaAdapter {
+	if d == sqldb.Postgres {
+		return wsql.DefaultPostgreSQLSchema{}
+	}
+	return SQLiteSchema{}
+}
+
+// OffsetsFor returns the offsets adapter of the dialect.
+func OffsetsFor(d sqldb.Dialect) wsql.OffsetsAdapter {
+	if d == sqldb.Postgres {
+		return wsql.DefaultPostgreSQLOffsetsAdapter{}
+	}
+	return SQLiteOffsets{}
+}
+
+// NewOutbox builds the outbox of db.
+func NewOutbox(db *sqldb.DB, ids IDs, clock Clock, logger wm.LoggerAdapter) *Outbox {
+	return &Outbox{db: db, schema: SchemaFor(db.Dialect), ids: ids, clock: clock, logger: logger}
+}
+
+// ErrNoTransaction reports a publish outside WithinTx: an event must never outlive a rollback.
+var ErrNoTransaction = errors.New("outbox: publish outside a transaction")
+
+// Publish stamps each event with an evt_ id and the time, and inserts it in the outbox.
+func (o *Outbox) Publish(ctx context.Context, evs ...events.Event) error {
+	if len(evs) == 0 {
+		return nil
+	}
+	tx, ok := sqldb.TxFromContext(ctx)
+	if !ok {
+		return ErrNoTransaction
+	}
+	msgs := make([]*message.Message, 0, len(evs))
+	for _, ev := range evs {
+		msg, err := o.message(ev)
+		if err != nil {
+			return err
+		}
+		msgs = append(msgs, msg)
+	}
+	pub, err := wsql.NewPublisher(tx, wsql.PublisherConfig{SchemaAdapter: o.schema}, o.logger)
+	if err != nil {
+		return fmt.Errorf("outbox publisher: %w", err)
+	}
+	if err := pub.Publish(Topic, msgs...); err != nil {
+		return fmt.Errorf("outbox publish: %w", err)
+	}
+	return nil
+}
+
+func (o *Outbox) message(ev events.Event) (*message.Message, error) {
+	data, err := json.Marshal(ev.Data)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s data: %w", ev.Type, err)
+	}
+	env := events.Envelope{
+		ID: o.ids.New(events.IDPrefix), Type: ev.Type, CreatedAt: o.clock.Now(),
+		WorkspaceID: ev.WorkspaceID, Data: data,
+	}
+	payload, err := json.Marshal(env)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s envelope: %w", ev.Type, err)
+	}
+	msg := message.NewMessage(env.ID, payload)
+	msg.Metadata.Set(MetaType, string(ev.Type))
+	msg.Metadata.Set(MetaWorkspaceID, ev.WorkspaceID)
+	msg.Metadata.Set(MetaVersion, events.SchemaVersion)
+	return msg, nil
+}

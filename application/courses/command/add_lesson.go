@@ -1,0 +1,49 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/application/courses/query"
+	"github.com/creatorapi/creatorapi/domain/courses"
+)
+
+// AddLesson appends a lesson to a module.
+type AddLesson struct {
+	WorkspaceID     string
+	ModuleID        string
+	Title           string
+	Type            string
+	DurationSeconds int
+}
+
+// AddLessonHandler handles AddLesson.
+type AddLessonHandler struct {
+	deps Deps
+}
+
+// NewAddLessonHandler builds the handler.
+func NewAddLessonHandler(d Deps) AddLessonHandler { return AddLessonHandler{deps: d} }
+
+// Handle returns the new lesson.
+func (h AddLessonHandler) Handle(ctx context.Context, cmd AddLesson) (query.Lesson, error) {
+	var out query.Lesson
+	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		c, err := h.deps.Repo.GetByModule(ctx, cmd.WorkspaceID, cmd.ModuleID)
+		if err != nil {
+			return err
+		}
+		l, err := c.AddLesson(cmd.ModuleID, courses.LessonDraft{
+			ID: h.deps.IDs.New(courses.LessonIDPrefix), Title: cmd.Title, Type: cmd.Type, DurationSeconds: cmd.DurationSeconds,
+		}, h.deps.Clock.Now())
+		if err != nil {
+			return err
+		}
+		out = query.Lesson{ID: l.ID, Title: l.Title, Position: l.Position, Type: string(l.Type), DurationSeconds: l.DurationSeconds}
+		return h.deps.Repo.Update(ctx, c)
+	})
+	if err != nil {
+		return query.Lesson{}, fmt.Errorf("add lesson: %w", err)
+	}
+	return out, nil
+}

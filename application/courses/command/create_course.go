@@ -1,0 +1,86 @@
+// Package command changes courses and their curriculum.
+package command
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/creatorapi/creatorapi/application/courses/query"
+	"github.com/creatorapi/creatorapi/domain/courses"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+)
+
+// CreateCourse starts a draft. An empty Slug is derived from the title and made unique.
+type CreateCourse struct {
+	WorkspaceID string
+	Title       string
+	Slug        string
+	Description string
+}
+
+// CreateCourseHandler handles CreateCourse.
+type CreateCourseHandler struct {
+	deps Deps
+}
+
+// NewCreateCourseHandler builds the handler.
+func NewCreateCourseHandler(d Deps) CreateCourseHandler { return CreateCourseHandler{deps: d} }
+
+// Handle creates the draft; a given slug that is taken is refused, a derived one gets a suffix.
+func (h CreateCourseHandler) Handle(ctx context.Context, cmd CreateCourse) (query.CourseDetail, error) {
+	var out query.CourseDetail
+	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+			return err
+		}
+		slug, err := h.slug(ctx, cmd)
+		if err != nil {
+			return err
+		}
+		c, err := courses.New(h.deps.IDs.New(courses.IDPrefix), cmd.WorkspaceID, cmd.Title, slug, cmd.Description, h.deps.Clock.Now())
+		if err != nil {
+			return err
+		}
+		if err := h.deps.Repo.Add(ctx, c); err != nil {
+			return err
+		}
+		out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, c.ID)
+		return err
+	})
+	if err != nil {
+		return query.CourseDetail{}, fmt.Errorf("create course: %w", err)
+	}
+	return out, nil
+}
+
+func (h CreateCourseHandler) slug(ctx context.Context, cmd CreateCourse) (string, error) {
+	if given := strings.TrimSpace(cmd.Slug); given != "" {
+		if err := courses.ValidateSlug(given); err != nil {
+			return "", err
+		}
+		taken, err := h.deps.Repo.SlugTaken(ctx, cmd.WorkspaceID, given)
+		if err != nil {
+			return "", err
+		}
+		if taken {
+			return "", kernel.Invalid("slug", "slug %q is already used by another course", given)
+		}
+		return given, nil
+	}
+	base := courses.SlugFromTitle(cmd.Title)
+	for n := 1; n <= 1000; n++ {
+		candidate := base
+		if n > 1 {
+			candidate = fmt.Sprintf("%s-%d", base, n)
+		}
+		taken, err := h.deps.Repo.SlugTaken(ctx, cmd.WorkspaceID, candidate)
+		if err != nil {
+			return "", err
+		}
+		if !taken {
+			return candidate, nil
+		}
+	}
+	return "", kernel.Invalid("slug", "could not derive a free slug from the title; give one")
+}

@@ -1,0 +1,77 @@
+// Package events holds the published event contracts: the 13 public webhook types
+// of the specification and the internal types other modules react to.
+// Every event travels in the same envelope, the one webhook receivers get.
+package events
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Type is an event's stable name.
+type Type string
+
+// The public types: receivers subscribe to these.
+const (
+	StudentCreated     Type = "student.created"
+	StudentUpdated     Type = "student.updated"
+	StudentDeleted     Type = "student.deleted"
+	EnrollmentCreated  Type = "enrollment.created"
+	EnrollmentRevoked  Type = "enrollment.revoked"
+	OrderPaid          Type = "order.paid"
+	OrderRefunded      Type = "order.refunded"
+	CoursePublished    Type = "course.published"
+	CourseArchived     Type = "course.archived"
+	LiveSessionStarted Type = "live_session.started"
+	LiveSessionEnded   Type = "live_session.ended"
+	RecordingReady     Type = "recording.ready"
+	CertificateIssued  Type = "certificate.issued"
+)
+
+// PublicTypes lists the 13 webhook types in the specification's order.
+var PublicTypes = []Type{
+	StudentCreated, StudentUpdated, StudentDeleted,
+	EnrollmentCreated, EnrollmentRevoked,
+	OrderPaid, OrderRefunded,
+	CoursePublished, CourseArchived,
+	LiveSessionStarted, LiveSessionEnded,
+	RecordingReady, CertificateIssued,
+}
+
+// IDPrefix prefixes event ids (evt_...).
+const IDPrefix = "evt"
+
+// SchemaVersion versions the envelope and the data shapes; it travels in message metadata.
+const SchemaVersion = "1"
+
+// IsPublic tells whether receivers may subscribe to t.
+func IsPublic(t Type) bool {
+	for _, p := range PublicTypes {
+		if p == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Event is what a use case publishes: the data is the resource as the API shows it.
+// The outbox stamps ID and CreatedAt.
+type Event struct {
+	Type        Type
+	WorkspaceID string
+	Data        any
+}
+
+// New builds an event of type t about data in workspace.
+func New(t Type, workspaceID string, data any) Event {
+	return Event{Type: t, WorkspaceID: workspaceID, Data: data}
+}
+
+// Envelope is the stored and delivered form, exactly the specification's webhook envelope.
+type Envelope struct {
+	ID          string          `json:"id"`
+	Type        Type            `json:"type"`
+	CreatedAt   time.Time       `json:"created_at"`
+	WorkspaceID string          `json:"workspace_id"`
+	Data        json.RawMessage `json:"data"`
+}

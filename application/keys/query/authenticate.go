@@ -1,0 +1,76 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+	"github.com/creatorapi/creatorapi/domain/keys"
+)
+
+// UsageRecorder remembers when keys were last used, without a database write per request.
+type UsageRecorder interface {
+	RecordUse(keyID string, at time.Time)
+	// LastUsed returns a use not yet flushed to storage, if any.
+	LastUsed(keyID string) (time.Time, bool)
+}
+
+// Principal is the authenticated caller of the public API.
+type Principal struct {
+	KeyID       string
+	WorkspaceID string
+	Scopes      []keys.Scope
+	Quota       keys.Quota
+}
+
+// Allows tells whether the caller holds scope.
+func (p Principal) Allows(scope keys.Scope) bool {
+	for _, s := range p.Scopes {
+		if s == scope {
+			return true
+		}
+	}
+	return false
+}
+
+// AuthenticateHandler turns a bearer token into a Principal.
+type AuthenticateHandler struct {
+	repo  keys.Repository
+	usage UsageRecorder
+	clock platform.Clock
+}
+
+// NewAuthenticateHandler builds the handler.
+func NewAuthenticateHandler(repo keys.Repository, usage UsageRecorder, clock platform.Clock) AuthenticateHandler {
+	return AuthenticateHandler{repo: repo, usage: usage, clock: clock}
+}
+
+// Handle checks the token's shape and checksum first (no storage touched for a typo or a
+// forgery), then finds the key by its lookup part and compares hashes in constant time.
+// Revocation is read from storage on every call, so it takes effect on the next request.
+func (h AuthenticateHandler) Handle(ctx context.Context, bearer string) (Principal, error) {
+	token, err := keys.ParseToken(bearer)
+	if err != nil {
+		return Principal{}, err
+	}
+	k, err := h.repo.FindByLookup(ctx, token.Lookup())
+	if kernel.IsNotFound(err) {
+		return Principal{}, kernel.Unauthenticated("invalid API key")
+	}
+	if err != nil {
+		return Principal{}, fmt.Errorf("authenticate: %w", err)
+	}
+	if !k.Verify(token) {
+		return Principal{}, kernel.Unauthenticated("invalid API key")
+	}
+	if !k.Active() {
+		return Principal{}, kernel.Unauthenticated("API key revoked")
+	}
+	h.usage.RecordUse(k.ID, h.clock.Now())
+	return Principal{
+		KeyID: k.ID, WorkspaceID: k.WorkspaceID, Scopes: k.Scopes,
+		Quota: keys.Quota{PerMinute: k.PerMinute, PerDay: k.PerDay},
+	}, nil
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	"go.uber.org/fx"
+
+	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	"github.com/creatorapi/creatorapi/application/courses"
+	"github.com/creatorapi/creatorapi/application/keys"
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/workspaces"
+	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
+	"github.com/creatorapi/creatorapi/ports/cli/demo"
+)
+
+// serve runs the service until SIGINT or SIGTERM; with seedDemo it first seeds the demo.
+func (c *CLI) serve(seedDemo bool) error {
+	cfg, err := compose.LoadConfig(c.getenv)
+	if err != nil {
+		return err
+	}
+	opts := []fx.Option{compose.Modules(cfg)}
+	if seedDemo {
+		opts = append(opts, fx.Invoke(func(lc fx.Lifecycle, d demoDeps, token compose.AdminToken) {
+			lc.Append(fx.Hook{OnStart: func(ctx context.Context) error { return c.runDemo(ctx, cfg, d, string(token)) }})
+		}))
+	}
+	app := fx.New(append(opts, compose.Listen())...)
+	if err := app.Err(); err != nil {
+		return err
+	}
+	startCtx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	if err := app.Start(startCtx); err != nil {
+		return err
+	}
+	sig := <-app.Wait()
+	stopCtx, stopCancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer stopCancel()
+	if err := app.Stop(stopCtx); err != nil {
+		return err
+	}
+	if sig.ExitCode != 0 {
+		return fmt.Errorf("stopped with exit code %d", sig.ExitCode)
+	}
+	return nil
+}
+
+type demoDeps struct {
+	fx.In
+	Workspaces workspaces.Application
+	Keys       keys.Application
+	Courses    courses.Application
+	Settings   *sqlstore.Settings
+	Clock      platform.Clock
+}
+
+func (c *CLI) runDemo(ctx context.Context, cfg compose.Config, d demoDeps, adminToken string) error {
+	res, err := demo.Seeder{Workspaces: d.Workspaces, Keys: d.Keys, Courses: d.Courses, Marker: d.Settings, Now: d.Clock.Now}.Run(ctx)
+	if err != nil {
+		return err
+	}
+	api, admin := baseURL(cfg.HTTPAddr), baseURL(cfg.AdminAddr)
+	state := "reusing the demo workspace seeded earlier"
+	if res.Seeded {
+		state = "seeded a new demo workspace"
+	}
+	fmt.Fprintf(c.stdout, `creatorapi demo: %s
+
+  workspace      %s
+  API key        %s   (all six scopes; shown once)
+  operator token %s
+
+Try it:
+
+  export KEY=%s
+  curl -s %s/api/v1/courses -H "Authorization: Bearer $KEY"
+  curl -s "%s/api/v1/courses?limit=2" -H "Authorization: Bearer $KEY"
+  curl -s %s/api/v1/courses/COURSE_ID -H "Authorization: Bearer $KEY"
+
+Operator API (records what happens in the workspace):
+
+  export ADMIN=%s
+  curl -s -X POST %s/internal/v1/workspaces/%s/courses -H "Authorization: Bearer $ADMIN" \
+       -H 'Content-Type: application/json' -d '{"title":"My new course"}'
+  curl -s -X POST %s/internal/v1/workspaces/%s/courses/COURSE_ID/publish -H "Authorization: Bearer $ADMIN"
+
+`, state, res.WorkspaceID, res.Key.Secret, adminToken, res.Key.Secret, api, api, api,
+		adminToken, admin, res.WorkspaceID, admin, res.WorkspaceID)
+	return nil
+}
+
+// baseURL turns a listen address into a URL a local curl can use.
+func baseURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return "http://" + host + ":" + port
+}

@@ -1,0 +1,21 @@
+package compose
+
+import "go.uber.org/fx"
+
+// Modules is the whole service without listeners: what the CLI and tests start.
+func Modules(cfg Config) fx.Option {
+	return fx.Options(
+		fx.Supply(cfg),
+		fx.NopLogger,
+		Platform(),
+		Workspaces(),
+		Keys(),
+		Courses(),
+		HTTP(),
+	)
+}
+
+// Service is the whole service with its listeners: what serve and demo run.
+func Service(cfg Config) fx.Option {
+	return fx.Options(Modules(cfg), Listen())
+}

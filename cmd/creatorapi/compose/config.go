@@ -1,0 +1,77 @@
+// Package compose is the composition root: configuration, and one fx.Module per
+// bounded context wiring adapters to application ports and ports to handlers.
+// It is the only package (with tests) that sees every layer.
+package compose
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is read from the environment; every variable is optional.
+type Config struct {
+	DataDir              string          // CREATORAPI_DATA_DIR, default ./data
+	DatabaseURL          string          // CREATORAPI_DATABASE_URL, default sqlite:// in the data folder
+	HTTPAddr             string          // CREATORAPI_HTTP_ADDR, default :8080
+	AdminAddr            string          // CREATORAPI_ADMIN_ADDR, default 127.0.0.1:8081
+	AdminToken           string          // CREATORAPI_ADMIN_TOKEN, default generated into the data folder
+	SecretKey            string          // CREATORAPI_SECRET_KEY, default generated into the data folder
+	WebhookRetrySchedule []time.Duration // CREATORAPI_WEBHOOK_RETRY_SCHEDULE, default 1m,5m,30m,2h,6h,24h
+	WebhookAllowPrivate  bool            // CREATORAPI_WEBHOOK_ALLOW_PRIVATE, default false
+	WebhookDisableAfter  time.Duration   // CREATORAPI_WEBHOOK_DISABLE_AFTER, default 168h
+	SMTPURL              string          // CREATORAPI_SMTP_URL, default unset (notices go to the log and the data folder)
+	LogLevel             string          // CREATORAPI_LOG_LEVEL: debug, info (default), warn, error
+}
+
+// LoadConfig reads the configuration through getenv (os.Getenv in production).
+func LoadConfig(getenv func(string) string) (Config, error) {
+	get := func(name, def string) string {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+		return def
+	}
+	cfg := Config{
+		DataDir:     get("CREATORAPI_DATA_DIR", "./data"),
+		DatabaseURL: get("CREATORAPI_DATABASE_URL", "sqlite://"),
+		HTTPAddr:    get("CREATORAPI_HTTP_ADDR", ":8080"),
+		AdminAddr:   get("CREATORAPI_ADMIN_ADDR", "127.0.0.1:8081"),
+		AdminToken:  get("CREATORAPI_ADMIN_TOKEN", ""),
+		SecretKey:   get("CREATORAPI_SECRET_KEY", ""),
+		SMTPURL:     get("CREATORAPI_SMTP_URL", ""),
+		LogLevel:    get("CREATORAPI_LOG_LEVEL", "info"),
+	}
+	var err error
+	if cfg.WebhookRetrySchedule, err = parseSchedule(get("CREATORAPI_WEBHOOK_RETRY_SCHEDULE", "1m,5m,30m,2h,6h,24h")); err != nil {
+		return Config{}, fmt.Errorf("CREATORAPI_WEBHOOK_RETRY_SCHEDULE: %w", err)
+	}
+	if cfg.WebhookAllowPrivate, err = strconv.ParseBool(get("CREATORAPI_WEBHOOK_ALLOW_PRIVATE", "false")); err != nil {
+		return Config{}, fmt.Errorf("CREATORAPI_WEBHOOK_ALLOW_PRIVATE: %w", err)
+	}
+	if cfg.WebhookDisableAfter, err = time.ParseDuration(get("CREATORAPI_WEBHOOK_DISABLE_AFTER", "168h")); err != nil || cfg.WebhookDisableAfter <= 0 {
+		return Config{}, fmt.Errorf("CREATORAPI_WEBHOOK_DISABLE_AFTER must be a positive duration such as 168h")
+	}
+	switch cfg.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		return Config{}, fmt.Errorf("CREATORAPI_LOG_LEVEL must be debug, info, warn or error")
+	}
+	return cfg, nil
+}
+
+func parseSchedule(s string) ([]time.Duration, error) {
+	var out []time.Duration
+	for _, part := range strings.Split(s, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(part))
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("%q is not a positive duration", part)
+		}
+		if len(out) > 0 && d < out[len(out)-1] {
+			return nil, fmt.Errorf("delays must not decrease")
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}

@@ -1,0 +1,69 @@
+package compose
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+
+	wm "github.com/ThreeDotsLabs/watermill"
+	"go.uber.org/fx"
+
+	"github.com/creatorapi/creatorapi/adapters/clock"
+	"github.com/creatorapi/creatorapi/adapters/ids"
+	"github.com/creatorapi/creatorapi/adapters/secrets"
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	"github.com/creatorapi/creatorapi/adapters/watermill"
+	"github.com/creatorapi/creatorapi/application/platform"
+)
+
+// Platform provides what every module shares: logger, database (migrated on start),
+// transactor, clock, ids, the outbox and the master key.
+func Platform() fx.Option {
+	return fx.Module("platform",
+		fx.Provide(
+			newLogger,
+			newDatabase,
+			func(db *sqldb.DB) platform.Transactor { return db },
+			func() platform.Clock { return clock.System{} },
+			func(c platform.Clock) platform.IDs { return ids.NewULIDs(c) },
+			func(l *slog.Logger) wm.LoggerAdapter { return wm.NewSlogLogger(l) },
+			newMasterKey,
+			sqlstore.NewSettings,
+			func(db *sqldb.DB, i platform.IDs, c platform.Clock, l wm.LoggerAdapter) platform.Publisher {
+				return watermill.NewOutbox(db, i, c, l)
+			},
+		),
+	)
+}
+
+func newLogger(cfg Config) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// newDatabase opens the database and applies migrations when the app starts.
+func newDatabase(lc fx.Lifecycle, cfg Config) (*sqldb.DB, error) {
+	db, err := sqldb.Open(context.Background(), cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	lc.Append(fx.Hook{
+		OnStart: db.Migrate,
+		OnStop:  func(context.Context) error { return db.Close() },
+	})
+	return db, nil
+}
+
+func newMasterKey(cfg Config) (secrets.MasterKey, error) {
+	if cfg.SecretKey != "" {
+		k, err := secrets.ParseMasterKey(cfg.SecretKey)
+		if err != nil {
+			return secrets.MasterKey{}, fmt.Errorf("CREATORAPI_SECRET_KEY: %w", err)
+		}
+		return k, nil
+	}
+	return secrets.LoadOrCreate(cfg.DataDir)
+}

@@ -1,0 +1,66 @@
+// Command creatorapi serves the public API, the operator API and the workers, and
+// carries the operator CLI. Logs go to stderr; stdout carries only command output.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usage: creatorapi <command> [flags]
+
+  serve                     run the public API (CREATORAPI_HTTP_ADDR) and the operator API (CREATORAPI_ADMIN_ADDR)
+  demo                      seed a demo workspace once, print a key and curl examples, then serve
+  migrate                   apply database migrations and exit
+  workspace create --name N --owner-email E
+  key create --workspace ORG --name N --scopes s1,s2 [--per-minute N --per-day N]
+  key list --workspace ORG
+  key revoke --workspace ORG KEY_ID
+
+Configuration comes from CREATORAPI_* environment variables (see README.md).
+`
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	cli := &CLI{stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	var err error
+	switch args[0] {
+	case "serve":
+		err = cli.serve(false)
+	case "demo":
+		err = cli.serve(true)
+	case "migrate":
+		err = cli.migrate()
+	case "workspace":
+		err = cli.workspace(args[1:])
+	case "key":
+		err = cli.key(args[1:])
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "creatorapi:", err)
+		if _, ok := err.(usageError); ok {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+// usageError is a mistake in the command line.
+type usageError string
+
+func (e usageError) Error() string { return string(e) }

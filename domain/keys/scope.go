@@ -1,0 +1,54 @@
+package keys
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/creatorapi/creatorapi/domain/kernel"
+)
+
+// Scope grants access to one group of endpoints.
+type Scope string
+
+// The six scopes of the specification.
+const (
+	ReadCourses      Scope = "read:courses"
+	ReadStudents     Scope = "read:students"
+	WriteStudents    Scope = "write:students"
+	ReadOrders       Scope = "read:orders"
+	WriteEnrollments Scope = "write:enrollments"
+	ReadAnalytics    Scope = "read:analytics"
+)
+
+// AllScopes lists every scope in the order the specification gives them.
+var AllScopes = []Scope{ReadCourses, ReadStudents, WriteStudents, ReadOrders, WriteEnrollments, ReadAnalytics}
+
+// ParseScopes validates names, removes duplicates and sorts them; at least one is required.
+func ParseScopes(names []string) ([]Scope, error) {
+	seen := map[Scope]bool{}
+	for _, n := range names {
+		s := Scope(strings.TrimSpace(n))
+		if !s.valid() {
+			return nil, kernel.Invalid("scopes", "scopes: unknown scope %q", n)
+		}
+		seen[s] = true
+	}
+	if len(seen) == 0 {
+		return nil, kernel.Invalid("scopes", "scopes: at least one scope is required")
+	}
+	out := make([]Scope, 0, len(seen))
+	for s := range seen {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out, nil
+}
+
+func (s Scope) valid() bool {
+	for _, known := range AllScopes {
+		if s == known {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,97 @@
+package keys
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math/big"
+	"strings"
+
+	"github.com/creatorapi/creatorapi/domain/kernel"
+)
+
+// TokenPrefix is the service prefix of every secret (svc_...).
+const TokenPrefix = "svc_"
+
+// A token is svc_ + lookup (12) + secret (32) + checksum (6), all base62.
+// The lookup finds the row; the secret carries 32*log2(62) ≈ 190 random bits;
+// the CRC-32 checksum lets a typo or a made-up key be refused without a lookup.
+const (
+	lookupLen   = 12
+	secretLen   = 32
+	checksumLen = 6
+	bodyLen     = lookupLen + secretLen + checksumLen
+	tokenLen    = len(TokenPrefix) + bodyLen
+	base62      = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+)
+
+// Token is a parsed API key secret. Its String is the secret shown once to the user.
+type Token struct {
+	raw string
+}
+
+// GenerateToken draws a new token from a cryptographic random source.
+func GenerateToken(random io.Reader) (Token, error) {
+	body, err := randomBase62(random, lookupLen+secretLen)
+	if err != nil {
+		return Token{}, fmt.Errorf("generate api key: %w", err)
+	}
+	unsigned := TokenPrefix + body
+	return Token{raw: unsigned + checksum(unsigned)}, nil
+}
+
+// ParseToken checks shape and checksum; it never touches storage.
+func ParseToken(s string) (Token, error) {
+	malformed := kernel.Unauthenticated("malformed API key")
+	if len(s) != tokenLen || !strings.HasPrefix(s, TokenPrefix) {
+		return Token{}, malformed
+	}
+	for i := len(TokenPrefix); i < len(s); i++ {
+		if strings.IndexByte(base62, s[i]) < 0 {
+			return Token{}, malformed
+		}
+	}
+	unsigned := s[:len(s)-checksumLen]
+	if checksum(unsigned) != s[len(s)-checksumLen:] {
+		return Token{}, malformed
+	}
+	return Token{raw: s}, nil
+}
+
+// String returns the full secret.
+func (t Token) String() string { return t.raw }
+
+// Lookup is the public part used to find the key row.
+func (t Token) Lookup() string { return t.raw[len(TokenPrefix) : len(TokenPrefix)+lookupLen] }
+
+// Hash is what is stored: SHA-256 suffices for a secret of 190 random bits.
+func (t Token) Hash() []byte {
+	sum := sha256.Sum256([]byte(t.raw))
+	return sum[:]
+}
+
+func checksum(s string) string {
+	var buf [4]byte
+	binary.BigEndian.PutUint32(buf[:], crc32.ChecksumIEEE([]byte(s)))
+	enc := new(big.Int).SetBytes(buf[:]).Text(62)
+	return strings.Repeat("0", checksumLen-len(enc)) + enc
+}
+
+// randomBase62 draws n characters without modulo bias by rejecting bytes >= 248.
+func randomBase62(random io.Reader, n int) (string, error) {
+	out := make([]byte, 0, n)
+	buf := make([]byte, n*2)
+	for len(out) < n {
+		if _, err := io.ReadFull(random, buf); err != nil {
+			return "", err
+		}
+		for _, b := range buf {
+			if b < 248 && len(out) < n {
+				out = append(out, base62[b%62])
+			}
+		}
+	}
+	return string(out), nil
+}

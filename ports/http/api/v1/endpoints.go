@@ -1,0 +1,35 @@
+package v1
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/creatorapi/creatorapi/domain/keys"
+	"github.com/creatorapi/creatorapi/ports/http/web"
+)
+
+// Prefix is where the version lives.
+const Prefix = "/api/v1"
+
+// Endpoint is one public endpoint and the scope it requires.
+type Endpoint struct {
+	Method  string
+	Path    string // relative to Prefix
+	Scope   keys.Scope
+	Handler fiber.Handler
+}
+
+// Register mounts the endpoints. Check order: authentication (401), then the guards
+// (rate limits), then the route (404/405), the scope (403), and the handler's own
+// validation (422) and lookups (404).
+func Register(app *fiber.App, auth fiber.Handler, guards []fiber.Handler, endpoints []Endpoint) {
+	args := []any{"/api", auth}
+	for _, g := range guards {
+		args = append(args, g)
+	}
+	app.Use(args...)
+	routes := make([]web.Route, len(endpoints))
+	for i, e := range endpoints {
+		routes[i] = web.Route{Method: e.Method, Path: Prefix + e.Path, Handlers: []fiber.Handler{RequireScope(e.Scope), e.Handler}}
+	}
+	web.Mount(app, routes)
+}

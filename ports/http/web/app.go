@@ -1,0 +1,83 @@
+package web
+
+import (
+	"encoding/json"
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+	"github.com/valyala/fasthttp"
+)
+
+// BodyLimit is the largest request body accepted (1 MiB); a larger one is 422.
+const BodyLimit = 1 << 20
+
+// NewApp builds a fiber app with the defaults a public API needs: timeouts, a body
+// limit, case-sensitive routing, a central error handler writing the envelope, panic
+// recovery and request ids. Fiber's own defaults have none of these.
+func NewApp(name string, logger *slog.Logger) *fiber.App {
+	app := fiber.New(fiber.Config{
+		AppName:               name,
+		DisableStartupMessage: true,
+		CaseSensitive:         true,
+		StrictRouting:         false,
+		BodyLimit:             BodyLimit,
+		ReadTimeout:           15 * time.Second,
+		WriteTimeout:          30 * time.Second,
+		IdleTimeout:           120 * time.Second,
+		ReadBufferSize:        16 * 1024,
+		JSONEncoder:           json.Marshal,
+		JSONDecoder:           json.Unmarshal,
+		ErrorHandler:          ErrorHandler(logger),
+	})
+	server := app.Server()
+	server.Handler = rejectUnknownMethods(server.Handler)
+	app.Use(RequestID())
+	app.Use(recover.New(recover.Config{
+		EnableStackTrace: true,
+		StackTraceHandler: func(c *fiber.Ctx, p any) {
+			logger.Error("panic in handler", "request_id", RequestIDOf(c), "method", c.Method(), "path", c.Path(), "panic", p)
+		},
+	}))
+	return app
+}
+
+// ErrorHandler writes every error in the envelope; faults are logged, never shown.
+func ErrorHandler(logger *slog.Logger) fiber.ErrorHandler {
+	return func(c *fiber.Ctx, err error) error {
+		p, ok := ProblemOf(err)
+		if !ok {
+			logger.Error("request failed", "request_id", RequestIDOf(c), "method", c.Method(), "path", c.Path(), "error", err)
+		}
+		return WriteProblem(c, p)
+	}
+}
+
+// WriteProblem sends p in the envelope.
+func WriteProblem(c *fiber.Ctx, p *Problem) error {
+	if p.RetryAfterSeconds != nil {
+		c.Set(fiber.HeaderRetryAfter, itoa(*p.RetryAfterSeconds))
+	}
+	return c.Status(p.Status).JSON(Envelope{Error: p})
+}
+
+// rejectUnknownMethods answers methods fiber does not know (including lowercase ones:
+// methods are case-sensitive) in the envelope, where fiber would answer plain text.
+func rejectUnknownMethods(next fasthttp.RequestHandler) fasthttp.RequestHandler {
+	known := map[string]bool{}
+	for _, m := range fiber.DefaultMethods {
+		known[m] = true
+	}
+	body, _ := json.Marshal(Envelope{Error: &Problem{Code: CodeMethodNotAllowed, Message: "unsupported method; methods are case-sensitive"}})
+	return func(ctx *fasthttp.RequestCtx) {
+		if known[string(ctx.Method())] {
+			next(ctx)
+			return
+		}
+		ctx.Response.Header.Set(HeaderRequestID, newRequestID())
+		ctx.SetContentType(fiber.MIMEApplicationJSON)
+		ctx.SetStatusCode(fiber.StatusMethodNotAllowed)
+		ctx.SetBody(body)
+	}
+}

@@ -1,0 +1,54 @@
+package web
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// HeaderRequestID is echoed when the client sent a sane one, generated otherwise.
+const HeaderRequestID = "X-Request-Id"
+
+type requestIDKey struct{}
+
+// RequestID sets X-Request-Id on every response, before anything can fail.
+func RequestID() fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id := c.Get(HeaderRequestID)
+		if !validRequestID(id) {
+			id = newRequestID()
+		}
+		c.Set(HeaderRequestID, id)
+		c.Locals(requestIDKey{}, id)
+		return c.Next()
+	}
+}
+
+// RequestIDOf returns the request's id.
+func RequestIDOf(c *fiber.Ctx) string {
+	id, _ := c.Locals(requestIDKey{}).(string)
+	return id
+}
+
+func validRequestID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		b := id[i]
+		if !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '-' || b == '_' || b == '.' || b == ':') {
+			return false
+		}
+	}
+	return true
+}
+
+func newRequestID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "req_" + hex.EncodeToString(b[:])
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

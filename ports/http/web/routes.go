@@ -1,0 +1,46 @@
+package web
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// Route is one endpoint of a route table.
+type Route struct {
+	Method   string
+	Path     string
+	Handlers []fiber.Handler
+}
+
+// Mount registers routes and, for every path, a fallback that answers other methods
+// with 405 method_not_allowed and an Allow header.
+func Mount(r fiber.Router, routes []Route) {
+	allowed := map[string][]string{}
+	var paths []string
+	for _, rt := range routes {
+		if _, seen := allowed[rt.Path]; !seen {
+			paths = append(paths, rt.Path)
+		}
+		allowed[rt.Path] = append(allowed[rt.Path], rt.Method)
+		r.Add(rt.Method, rt.Path, rt.Handlers...)
+	}
+	for _, path := range paths {
+		methods := allowed[path]
+		sort.Strings(methods)
+		allow := strings.Join(methods, ", ")
+		r.All(path, func(c *fiber.Ctx) error {
+			c.Set(fiber.HeaderAllow, allow)
+			return &Problem{Status: fiber.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
+				Message: c.Method() + " is not allowed here; allowed: " + allow}
+		})
+	}
+}
+
+// NotFoundFallback answers every path no route matched with 404 not_found.
+func NotFoundFallback() fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		return NotFound("no such endpoint: " + c.Method() + " " + c.Path())
+	}
+}
