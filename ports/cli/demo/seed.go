@@ -120,7 +120,7 @@ var catalogue = []courseSpec{
 	},
 	{
 		title: "Oil Painting (2019 edition)", description: "Superseded by the new edition.", final: "archived",
-		order: []string{"Basics"},
+		order:   []string{"Basics"},
 		modules: map[string][]lessonSpec{"Basics": {{"Palette setup", "video", 600}}},
 	},
 	{

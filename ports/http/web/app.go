@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"log/slog"
 	"time"
@@ -27,7 +28,7 @@ func NewApp(name string, logger *slog.Logger) *fiber.App {
 		WriteTimeout:          30 * time.Second,
 		IdleTimeout:           120 * time.Second,
 		ReadBufferSize:        16 * 1024,
-		JSONEncoder:           json.Marshal,
+		JSONEncoder:           marshalJSON,
 		JSONDecoder:           json.Unmarshal,
 		ErrorHandler:          ErrorHandler(logger),
 	})
@@ -41,6 +42,17 @@ func NewApp(name string, logger *slog.Logger) *fiber.App {
 		},
 	}))
 	return app
+}
+
+// marshalJSON is json.Marshal without HTML escaping: messages quote <API_KEY> literally.
+func marshalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // ErrorHandler writes every error in the envelope; faults are logged, never shown.

@@ -40,7 +40,9 @@ type Scope struct {
 	Filters     string
 }
 
-func (s Scope) aad() []byte { return []byte("v1\x00" + s.List + "\x00" + s.WorkspaceID + "\x00" + s.Filters) }
+func (s Scope) aad() []byte {
+	return []byte("v1\x00" + s.List + "\x00" + s.WorkspaceID + "\x00" + s.Filters)
+}
 
 // Encode seals p.
 func (c *Cursors) Encode(s Scope, p platform.Position) string {

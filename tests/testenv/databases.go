@@ -1,0 +1,80 @@
+// Package testenv starts the whole service (the real fx graph) for component tests,
+// on SQLite and, when CREATORAPI_TEST_POSTGRES_URL is set, on PostgreSQL.
+package testenv
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// PostgresURLVar names the variable that enables the PostgreSQL runs.
+const PostgresURLVar = "CREATORAPI_TEST_POSTGRES_URL"
+
+// Dialects the suites run on.
+const (
+	SQLite   = "sqlite"
+	Postgres = "postgres"
+)
+
+var warnOnce sync.Once
+
+// EachDatabase runs fn as a subtest per database, each with a fresh, empty database URL.
+// Without CREATORAPI_TEST_POSTGRES_URL the PostgreSQL run is skipped, loudly; under CI
+// (CI=true) a missing variable is a failure, never a skip.
+func EachDatabase(t *testing.T, fn func(t *testing.T, databaseURL string)) {
+	t.Run(SQLite, func(t *testing.T) { fn(t, NewSQLiteURL(t)) })
+	t.Run(Postgres, func(t *testing.T) {
+		fn(t, NewPostgresURL(t))
+	})
+}
+
+// NewSQLiteURL returns the URL of a new SQLite file in the test's temp folder.
+func NewSQLiteURL(t testing.TB) string {
+	return "sqlite://" + filepath.Join(t.TempDir(), "test.db")
+}
+
+// NewPostgresURL returns the URL of a new, empty schema dropped after the test.
+func NewPostgresURL(t testing.TB) string {
+	base := os.Getenv(PostgresURLVar)
+	if base == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not set under CI: the PostgreSQL suites must run", PostgresURLVar)
+		}
+		warnOnce.Do(func() {
+			fmt.Fprintf(os.Stderr, "\n*** PostgreSQL suites SKIPPED: set %s (e.g. postgres://postgres@127.0.0.1:5432/postgres) to run them ***\n\n", PostgresURLVar)
+		})
+		t.Skipf("PostgreSQL SKIPPED: %s is not set", PostgresURLVar)
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	schema := "t_" + hex.EncodeToString(b[:])
+	admin, err := sqlx.Open("pgx", base)
+	if err != nil {
+		t.Fatalf("open %s: %v", PostgresURLVar, err)
+	}
+	if _, err := admin.ExecContext(context.Background(), "CREATE SCHEMA "+schema); err != nil {
+		admin.Close()
+		t.Fatalf("PostgreSQL at %s is unreachable or refused CREATE SCHEMA: %v", PostgresURLVar, err)
+	}
+	t.Cleanup(func() {
+		_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+		admin.Close()
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("parse %s: %v", PostgresURLVar, err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
