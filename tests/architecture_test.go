@@ -1,0 +1,139 @@
+package tests
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/creatorapi/creatorapi"
+
+// importRule reports why pkg may not import imp, or "" when the edge is allowed.
+// It encodes the dependency rule of docs/architecture.md.
+func importRule(pkg, imp string) string {
+	p, ok := strings.CutPrefix(pkg, module+"/")
+	if !ok {
+		return ""
+	}
+	i, internal := strings.CutPrefix(imp, module+"/")
+	thirdParty := !internal && strings.Contains(strings.SplitN(imp, "/", 2)[0], ".")
+	layer := func(path string) string { return strings.SplitN(path, "/", 2)[0] }
+	moduleOf := func(path string) string { // "application/courses/query" -> "courses"
+		parts := strings.Split(path, "/")
+		if len(parts) < 2 {
+			return ""
+		}
+		return parts[1]
+	}
+	switch layer(p) {
+	case "domain":
+		if thirdParty {
+			return "the domain imports only the standard library"
+		}
+		if internal && (layer(i) != "domain" || (moduleOf(i) != "kernel" && moduleOf(i) != moduleOf(p))) {
+			return "a domain module imports only itself and domain/kernel"
+		}
+	case "application":
+		if thirdParty {
+			return "application code knows no framework (fiber, sqlx, watermill, fx...)"
+		}
+		if !internal {
+			return ""
+		}
+		switch layer(i) {
+		case "domain":
+			if m := moduleOf(i); m != "kernel" && m != moduleOf(p) {
+				return "application/" + moduleOf(p) + " must not import another module's domain"
+			}
+		case "application":
+			if m := moduleOf(i); m != moduleOf(p) && m != "platform" && m != "events" {
+				return "application modules talk through ports or events, not imports"
+			}
+		default:
+			return "application code never imports " + layer(i)
+		}
+	case "adapters":
+		if internal && (layer(i) == "ports" || layer(i) == "cmd" || layer(i) == "tests") {
+			return "adapters never import " + layer(i)
+		}
+	case "ports":
+		if internal && (layer(i) == "adapters" || layer(i) == "cmd" || layer(i) == "tests") {
+			return "ports never import " + layer(i)
+		}
+	case "migrations":
+		if internal {
+			return "migrations are data only"
+		}
+	}
+	return ""
+}
+
+type listedPackage struct {
+	ImportPath string
+	Imports    []string
+}
+
+func TestDependencyRule(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json", module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	var checked int
+	for {
+		var p listedPackage
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("decode go list: %v", err)
+		}
+		checked++
+		for _, imp := range p.Imports {
+			if why := importRule(p.ImportPath, imp); why != "" {
+				t.Errorf("%s imports %s: %s", p.ImportPath, imp, why)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("go list returned only %d packages", checked)
+	}
+}
+
+// The rule itself must catch each kind of forbidden edge.
+func TestDependencyRuleCatchesViolations(t *testing.T) {
+	m := func(s string) string { return module + "/" + s }
+	for _, c := range []struct {
+		pkg, imp string
+		banned   bool
+	}{
+		{m("domain/courses"), "time", false},
+		{m("domain/courses"), m("domain/kernel"), false},
+		{m("domain/courses"), "github.com/gofiber/fiber/v2", true},
+		{m("domain/courses"), m("domain/keys"), true},
+		{m("domain/courses"), m("adapters/sqldb"), true},
+		{m("application/courses/command"), m("domain/courses"), false},
+		{m("application/courses/command"), m("application/platform"), false},
+		{m("application/courses/command"), m("application/events"), false},
+		{m("application/courses/command"), m("application/courses/query"), false},
+		{m("application/courses/command"), m("domain/keys"), true},
+		{m("application/orders/command"), m("application/enrollments/command"), true},
+		{m("application/courses/command"), "github.com/jmoiron/sqlx", true},
+		{m("application/courses/command"), "go.uber.org/fx", true},
+		{m("application/courses/command"), m("adapters/sqlstore"), true},
+		{m("application/courses/command"), m("ports/http/web"), true},
+		{m("adapters/sqlstore"), m("application/courses/query"), false},
+		{m("adapters/sqlstore"), m("ports/http/web"), true},
+		{m("ports/http/api/v1"), m("application/courses"), false},
+		{m("ports/http/api/v1"), m("adapters/sqlstore"), true},
+		{m("ports/http/api/v1"), m("cmd/creatorapi/compose"), true},
+		{m("cmd/creatorapi/compose"), m("adapters/sqlstore"), false},
+	} {
+		if got := importRule(c.pkg, c.imp) != ""; got != c.banned {
+			t.Errorf("%s -> %s: banned=%v, want %v (%s)", c.pkg, c.imp, got, c.banned, fmt.Sprint(importRule(c.pkg, c.imp)))
+		}
+	}
+}
