@@ -5,19 +5,21 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
 type courseJSON struct {
-	ID          string  `json:"id"`
-	Slug        string  `json:"slug"`
-	Title       string  `json:"title"`
-	Status      string  `json:"status"`
-	PublishedAt *string `json:"publishedAt"`
-	ModuleCount int     `json:"moduleCount"`
-	LessonCount int     `json:"lessonCount"`
+	ID          string    `json:"id"`
+	Slug        string    `json:"slug"`
+	Title       string    `json:"title"`
+	Status      string    `json:"status"`
+	PublishedAt *string   `json:"publishedAt"`
+	CreatedAt   time.Time `json:"createdAt"`
+	ModuleCount int       `json:"moduleCount"`
+	LessonCount int       `json:"lessonCount"`
 	Modules     []struct {
 		ID       string `json:"id"`
 		Title    string `json:"title"`
