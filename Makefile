@@ -1,0 +1,32 @@
+# creatorapi developer targets. Everything runs on loopback; nothing here needs Docker.
+GO ?= go
+PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
+
+.PHONY: run demo test test-pg lint bench build
+
+build:
+	$(GO) build -o creatorapi ./cmd/creatorapi
+
+run:
+	$(GO) run ./cmd/creatorapi serve
+
+demo:
+	$(GO) run ./cmd/creatorapi demo
+
+# The README's test command; PostgreSQL suites run when CREATORAPI_TEST_POSTGRES_URL is set.
+test:
+	$(GO) test ./...
+
+# The same suites with PostgreSQL on (PG_URL).
+test-pg:
+	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) test -count=1 ./...
+
+lint:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+
+# Benchmarks: Go benchmarks and bounded load runs on loopback, printed as ratios to a
+# baseline measured in the same run.
+bench:
+	$(GO) run ./tests/bench
