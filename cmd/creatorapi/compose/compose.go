@@ -11,6 +11,7 @@ func Modules(cfg Config) fx.Option {
 		Workspaces(),
 		Keys(),
 		Courses(),
+		RateLimits(),
 		HTTP(),
 	)
 }

@@ -23,6 +23,7 @@ type Config struct {
 	WebhookDisableAfter  time.Duration   // CREATORAPI_WEBHOOK_DISABLE_AFTER, default 168h
 	SMTPURL              string          // CREATORAPI_SMTP_URL, default unset (notices go to the log and the data folder)
 	LogLevel             string          // CREATORAPI_LOG_LEVEL: debug, info (default), warn, error
+	RateLimitStore       string          // CREATORAPI_RATE_LIMIT_STORE: auto (default), memory, database
 }
 
 // LoadConfig reads the configuration through getenv (os.Getenv in production).
@@ -42,6 +43,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		SecretKey:   get("CREATORAPI_SECRET_KEY", ""),
 		SMTPURL:     get("CREATORAPI_SMTP_URL", ""),
 		LogLevel:    get("CREATORAPI_LOG_LEVEL", "info"),
+		// auto: memory on SQLite (one instance), database on PostgreSQL (shared).
+		RateLimitStore: get("CREATORAPI_RATE_LIMIT_STORE", "auto"),
 	}
 	var err error
 	if cfg.WebhookRetrySchedule, err = parseSchedule(get("CREATORAPI_WEBHOOK_RETRY_SCHEDULE", "1m,5m,30m,2h,6h,24h")); err != nil {
@@ -52,6 +55,11 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	if cfg.WebhookDisableAfter, err = time.ParseDuration(get("CREATORAPI_WEBHOOK_DISABLE_AFTER", "168h")); err != nil || cfg.WebhookDisableAfter <= 0 {
 		return Config{}, fmt.Errorf("CREATORAPI_WEBHOOK_DISABLE_AFTER must be a positive duration such as 168h")
+	}
+	switch cfg.RateLimitStore {
+	case "auto", "memory", "database":
+	default:
+		return Config{}, fmt.Errorf("CREATORAPI_RATE_LIMIT_STORE must be auto, memory or database")
 	}
 	switch cfg.LogLevel {
 	case "debug", "info", "warn", "error":

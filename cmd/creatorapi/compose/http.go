@@ -57,6 +57,7 @@ type publicParams struct {
 	Keys      keys.Application
 	Endpoints [][]v1.Endpoint `group:"api_v1"`
 	Guards    []fiber.Handler `group:"api_guards"`
+	PreAuth   []fiber.Handler `group:"api_pre_auth"` // run before authentication (failed-auth limits)
 }
 
 func newPublicApp(p publicParams) PublicApp {
@@ -71,6 +72,9 @@ func newPublicApp(p publicParams) PublicApp {
 	var endpoints []v1.Endpoint
 	for _, group := range p.Endpoints {
 		endpoints = append(endpoints, group...)
+	}
+	for _, h := range p.PreAuth {
+		app.Use("/api", h)
 	}
 	v1.Register(app, v1.Authenticate(p.Keys.Queries.Authenticate), p.Guards, endpoints)
 	app.Use(web.NotFoundFallback())

@@ -1,0 +1,50 @@
+package compose
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"go.uber.org/fx"
+
+	ratestore "github.com/creatorapi/creatorapi/adapters/ratelimit"
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/ratelimit"
+	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
+)
+
+// rateLimitSweepEvery is how often ended windows are forgotten; rows live at most a
+// day and this long.
+const rateLimitSweepEvery = 10 * time.Minute
+
+// RateLimits wires the quotas of the public API: the counting store chosen by
+// CREATORAPI_RATE_LIMIT_STORE, the limiter, its two guards and the sweeper.
+func RateLimits() fx.Option {
+	return fx.Module("ratelimit",
+		fx.Provide(
+			newRateCounter,
+			ratelimit.NewLimiter,
+			func(l *ratelimit.Limiter) v1.RateLimiter { return l },
+			fx.Annotate(v1.FailedAuthRateLimit, fx.ResultTags(`group:"api_pre_auth"`)),
+			fx.Annotate(v1.KeyRateLimit, fx.ResultTags(`group:"api_guards"`)),
+		),
+		fx.Invoke(sweepRateLimits),
+	)
+}
+
+// newRateCounter counts in memory on one instance and in the database when instances
+// share it (auto: PostgreSQL means shared).
+func newRateCounter(cfg Config, db *sqldb.DB) ratelimit.Counter {
+	if cfg.RateLimitStore == "database" || cfg.RateLimitStore == "auto" && db.Dialect == sqldb.Postgres {
+		return ratestore.NewDatabase(db)
+	}
+	return ratestore.NewMemory()
+}
+
+func sweepRateLimits(lc fx.Lifecycle, l *ratelimit.Limiter, logger *slog.Logger) {
+	runEvery(lc, rateLimitSweepEvery, func(ctx context.Context) {
+		if _, err := l.Sweep(ctx); err != nil {
+			logger.Warn("sweep rate limits", "error", err)
+		}
+	})
+}
