@@ -11,6 +11,8 @@ func Modules(cfg Config) fx.Option {
 		Workspaces(),
 		Keys(),
 		Courses(),
+		Students(),
+		Enrollments(),
 		RateLimits(),
 		HTTP(),
 	)

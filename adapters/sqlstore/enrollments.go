@@ -1,0 +1,114 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/enrollments/query"
+	"github.com/creatorapi/creatorapi/domain/enrollments"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+)
+
+const enrollmentColumns = `id, workspace_id, student_id, course_id, status, source, created_at, updated_at, revoked_at, completed_at`
+
+// Enrollments stores enrollment aggregates and answers the enrollment read model.
+type Enrollments struct {
+	db                                   *sqldb.DB
+	insert, get, getByPair, update, find string
+}
+
+// NewEnrollments prepares the statements for db's dialect.
+func NewEnrollments(db *sqldb.DB) *Enrollments {
+	return &Enrollments{
+		db: db,
+		// The unique (workspace_id, student_id, course_id) constraint makes concurrent
+		// identical grants insert one row; the others affect none.
+		insert: db.Rebind(`INSERT INTO enrollments (` + enrollmentColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (workspace_id, student_id, course_id) DO NOTHING`),
+		get:       db.Rebind(`SELECT ` + enrollmentColumns + ` FROM enrollments WHERE workspace_id = ? AND id = ?` + db.ForUpdate()),
+		getByPair: db.Rebind(`SELECT ` + enrollmentColumns + ` FROM enrollments WHERE workspace_id = ? AND student_id = ? AND course_id = ?` + db.ForUpdate()),
+		update: db.Rebind(`UPDATE enrollments SET status = ?, updated_at = ?, revoked_at = ?, completed_at = ?
+			WHERE workspace_id = ? AND id = ?`),
+		find: db.Rebind(`SELECT ` + enrollmentColumns + ` FROM enrollments WHERE workspace_id = ? AND id = ?`),
+	}
+}
+
+type enrollmentRow struct {
+	ID          string     `db:"id"`
+	WorkspaceID string     `db:"workspace_id"`
+	StudentID   string     `db:"student_id"`
+	CourseID    string     `db:"course_id"`
+	Status      string     `db:"status"`
+	Source      string     `db:"source"`
+	CreatedAt   time.Time  `db:"created_at"`
+	UpdatedAt   time.Time  `db:"updated_at"`
+	RevokedAt   *time.Time `db:"revoked_at"`
+	CompletedAt *time.Time `db:"completed_at"`
+}
+
+func (row enrollmentRow) enrollment() *enrollments.Enrollment {
+	return &enrollments.Enrollment{
+		ID: row.ID, WorkspaceID: row.WorkspaceID, StudentID: row.StudentID, CourseID: row.CourseID,
+		Status: enrollments.Status(row.Status), Source: enrollments.Source(row.Source),
+		CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(),
+		RevokedAt: utcPtr(row.RevokedAt), CompletedAt: utcPtr(row.CompletedAt),
+	}
+}
+
+// Add inserts e unless the pair is enrolled already; added tells which.
+func (r *Enrollments) Add(ctx context.Context, e *enrollments.Enrollment) (bool, error) {
+	res, err := r.db.Write(ctx).ExecContext(ctx, r.insert, e.ID, e.WorkspaceID, e.StudentID, e.CourseID, string(e.Status),
+		string(e.Source), e.CreatedAt, e.UpdatedAt, e.RevokedAt, e.CompletedAt)
+	if err != nil {
+		return false, fmt.Errorf("insert enrollment: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("insert enrollment: %w", err)
+	}
+	return n == 1, nil
+}
+
+// Get loads the enrollment locked for the caller's transaction, or NotFound.
+func (r *Enrollments) Get(ctx context.Context, workspaceID, id string) (*enrollments.Enrollment, error) {
+	return r.one(ctx, r.db.Write(ctx), r.get, "enrollment "+id, workspaceID, id)
+}
+
+// GetByPair loads the enrollment of student in course, locked, or NotFound.
+func (r *Enrollments) GetByPair(ctx context.Context, workspaceID, studentID, courseID string) (*enrollments.Enrollment, error) {
+	return r.one(ctx, r.db.Write(ctx), r.getByPair, "enrollment", workspaceID, studentID, courseID)
+}
+
+func (r *Enrollments) one(ctx context.Context, q sqldb.Querier, stmt, what string, args ...any) (*enrollments.Enrollment, error) {
+	var row enrollmentRow
+	err := q.GetContext(ctx, &row, stmt, args...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, kernel.NotFound("%s not found", what)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get enrollment: %w", err)
+	}
+	return row.enrollment(), nil
+}
+
+// Update saves the state of e.
+func (r *Enrollments) Update(ctx context.Context, e *enrollments.Enrollment) error {
+	_, err := r.db.Write(ctx).ExecContext(ctx, r.update, string(e.Status), e.UpdatedAt, e.RevokedAt, e.CompletedAt, e.WorkspaceID, e.ID)
+	if err != nil {
+		return fmt.Errorf("update enrollment: %w", err)
+	}
+	return nil
+}
+
+// Find reads the enrollment as the API shows it, or NotFound.
+func (r *Enrollments) Find(ctx context.Context, workspaceID, id string) (query.Enrollment, error) {
+	e, err := r.one(ctx, r.db.Read(ctx), r.find, "enrollment "+id, workspaceID, id)
+	if err != nil {
+		return query.Enrollment{}, err
+	}
+	return query.FromDomain(e), nil
+}

@@ -1,0 +1,179 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/students/query"
+	"github.com/creatorapi/creatorapi/domain/enrollments"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+	"github.com/creatorapi/creatorapi/domain/students"
+)
+
+// StudentReads answers student queries: a page of students, then their enrollments with
+// progress counts in one more query (never one query per student).
+type StudentReads struct {
+	db               *sqldb.DB
+	pages            map[listShape]string
+	get, byEmail     string
+	enrollmentsOfAny string
+}
+
+// listShape says which optional conditions a list statement carries.
+type listShape struct{ email, since, after bool }
+
+// NewStudentReads prepares the statements for db's dialect.
+func NewStudentReads(db *sqldb.DB) *StudentReads {
+	r := &StudentReads{
+		db:      db,
+		pages:   map[listShape]string{},
+		get:     db.Rebind(`SELECT ` + studentColumns + ` FROM students WHERE workspace_id = ? AND id = ? AND deleted_at IS NULL`),
+		byEmail: db.Rebind(`SELECT ` + studentColumns + ` FROM students WHERE workspace_id = ? AND email_lower = ? AND deleted_at IS NULL`),
+		// Not rebound here: sqlx.In expands the id list per call, then it is rebound.
+		enrollmentsOfAny: `SELECT e.id, e.student_id, e.course_id, e.status, e.created_at, e.revoked_at, e.completed_at,
+			c.lesson_count AS total_lessons,
+			(SELECT COUNT(*) FROM lesson_progress p WHERE p.workspace_id = e.workspace_id AND p.enrollment_id = e.id) AS completed_lessons
+			FROM enrollments e JOIN courses c ON c.workspace_id = e.workspace_id AND c.id = e.course_id
+			WHERE e.workspace_id = ? AND e.student_id IN (?)
+			ORDER BY e.created_at, e.id`,
+	}
+	// One statement per combination of filters, all prepared once.
+	for _, email := range []bool{false, true} {
+		for _, since := range []bool{false, true} {
+			for _, after := range []bool{false, true} {
+				q := `SELECT ` + studentColumns + ` FROM students WHERE workspace_id = ? AND deleted_at IS NULL`
+				if email {
+					q += ` AND email_lower = ?`
+				}
+				if since {
+					q += ` AND updated_at >= ?`
+				}
+				if after {
+					q += ` AND (created_at < ? OR (created_at = ? AND id < ?))`
+				}
+				r.pages[listShape{email, since, after}] = db.Rebind(q + ` ORDER BY created_at DESC, id DESC LIMIT ?`)
+			}
+		}
+	}
+	return r
+}
+
+type studentEnrollmentRow struct {
+	ID               string     `db:"id"`
+	StudentID        string     `db:"student_id"`
+	CourseID         string     `db:"course_id"`
+	Status           string     `db:"status"`
+	CreatedAt        time.Time  `db:"created_at"`
+	RevokedAt        *time.Time `db:"revoked_at"`
+	CompletedAt      *time.Time `db:"completed_at"`
+	TotalLessons     int        `db:"total_lessons"`
+	CompletedLessons int        `db:"completed_lessons"`
+}
+
+// List returns one keyset page of live students, newest first.
+func (r *StudentReads) List(ctx context.Context, workspaceID string, f query.Filter, page platform.PageRequest) (platform.Page[query.Student], error) {
+	shape := listShape{email: f.Email != "", since: f.UpdatedSince != nil, after: page.After != nil}
+	args := []any{workspaceID}
+	if shape.email {
+		args = append(args, students.EmailKey(f.Email))
+	}
+	if shape.since {
+		args = append(args, f.UpdatedSince.UTC())
+	}
+	if shape.after {
+		args = append(args, page.After.CreatedAt, page.After.CreatedAt, page.After.ID)
+	}
+	args = append(args, page.Limit+1)
+	var rows []studentRow
+	if err := r.db.Read(ctx).SelectContext(ctx, &rows, r.pages[shape], args...); err != nil {
+		return platform.Page[query.Student]{}, fmt.Errorf("list students: %w", err)
+	}
+	out := platform.Page[query.Student]{}
+	if len(rows) > page.Limit {
+		out.HasMore = true
+		last := rows[page.Limit-1]
+		out.Next = &platform.Position{CreatedAt: last.CreatedAt.UTC(), ID: last.ID}
+		rows = rows[:page.Limit]
+	}
+	items, err := r.views(ctx, workspaceID, rows)
+	if err != nil {
+		return platform.Page[query.Student]{}, err
+	}
+	out.Items = items
+	return out, nil
+}
+
+// Get returns a live student or NotFound.
+func (r *StudentReads) Get(ctx context.Context, workspaceID, id string) (query.Student, error) {
+	return r.one(ctx, workspaceID, r.get, "student "+id, id)
+}
+
+// GetByEmail returns the live student with this address (case-insensitively) or NotFound.
+func (r *StudentReads) GetByEmail(ctx context.Context, workspaceID, email string) (query.Student, error) {
+	return r.one(ctx, workspaceID, r.byEmail, "student with this email", students.EmailKey(email))
+}
+
+func (r *StudentReads) one(ctx context.Context, workspaceID, stmt, what string, arg any) (query.Student, error) {
+	var row studentRow
+	err := r.db.Read(ctx).GetContext(ctx, &row, stmt, workspaceID, arg)
+	if errors.Is(err, sql.ErrNoRows) {
+		return query.Student{}, kernel.NotFound("%s not found", what)
+	}
+	if err != nil {
+		return query.Student{}, fmt.Errorf("get student: %w", err)
+	}
+	views, err := r.views(ctx, workspaceID, []studentRow{row})
+	if err != nil {
+		return query.Student{}, err
+	}
+	return views[0], nil
+}
+
+// views turns rows into students with their enrollments, loaded in one query.
+func (r *StudentReads) views(ctx context.Context, workspaceID string, rows []studentRow) ([]query.Student, error) {
+	out := make([]query.Student, len(rows))
+	if len(rows) == 0 {
+		return out, nil
+	}
+	ids := make([]string, len(rows))
+	index := make(map[string]int, len(rows))
+	for i, row := range rows {
+		meta, err := row.metadata()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = query.Student{
+			ID: row.ID, Email: row.Email, FirstName: row.FirstName, LastName: row.LastName, ExternalID: row.ExternalID,
+			Metadata: meta, CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(), Enrollments: []query.Enrollment{},
+		}
+		ids[i] = row.ID
+		index[row.ID] = i
+	}
+	stmt, args, err := sqlx.In(r.enrollmentsOfAny, workspaceID, ids)
+	if err != nil {
+		return nil, fmt.Errorf("expand student ids: %w", err)
+	}
+	var ens []studentEnrollmentRow
+	if err := r.db.Read(ctx).SelectContext(ctx, &ens, r.db.Rebind(stmt), args...); err != nil {
+		return nil, fmt.Errorf("list enrollments of students: %w", err)
+	}
+	for _, e := range ens {
+		s := &out[index[e.StudentID]]
+		s.Enrollments = append(s.Enrollments, query.Enrollment{
+			ID: e.ID, CourseID: e.CourseID, Status: e.Status, CreatedAt: e.CreatedAt.UTC(),
+			RevokedAt: utcPtr(e.RevokedAt), CompletedAt: utcPtr(e.CompletedAt),
+			Progress: query.Progress{
+				CompletedLessons: e.CompletedLessons, TotalLessons: e.TotalLessons,
+				Percent: enrollments.Percent(e.CompletedLessons, e.TotalLessons),
+			},
+		})
+	}
+	return out, nil
+}

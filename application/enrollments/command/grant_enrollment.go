@@ -1,0 +1,91 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/application/enrollments/query"
+	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/domain/enrollments"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+)
+
+// GrantEnrollment enrolls a student in a published course; Source is api, order or operator.
+type GrantEnrollment struct {
+	WorkspaceID string
+	StudentID   string
+	CourseID    string
+	Source      string
+}
+
+// GrantEnrollmentHandler handles GrantEnrollment.
+type GrantEnrollmentHandler struct {
+	deps Deps
+}
+
+// NewGrantEnrollmentHandler builds the handler.
+func NewGrantEnrollmentHandler(d Deps) GrantEnrollmentHandler { return GrantEnrollmentHandler{deps: d} }
+
+// Handle is idempotent on (student, course). created is true when a new enrollment was
+// stored. An existing one is returned as it is, except a revoked one, which is
+// reactivated (created stays false). A new or reactivated enrollment emits
+// enrollment.created: for receivers the entitlement starts again. The student and the
+// course must resolve in the workspace and the course must be published (422 otherwise).
+func (h GrantEnrollmentHandler) Handle(ctx context.Context, cmd GrantEnrollment) (out query.Enrollment, created bool, err error) {
+	err = h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		if err := h.deps.requireStudent(ctx, cmd.WorkspaceID, cmd.StudentID); err != nil {
+			return err
+		}
+		if err := h.requirePublished(ctx, cmd.WorkspaceID, cmd.CourseID); err != nil {
+			return err
+		}
+		now := h.deps.Clock.Now()
+		e, err := enrollments.New(h.deps.IDs.New(enrollments.IDPrefix), cmd.WorkspaceID, cmd.StudentID, cmd.CourseID, cmd.Source, now)
+		if err != nil {
+			return err
+		}
+		// The unique constraint on (workspace, student, course) decides between
+		// concurrent grants; the losers read the winner's row.
+		if created, err = h.deps.Repo.Add(ctx, e); err != nil {
+			return err
+		}
+		if !created {
+			if e, err = h.deps.Repo.GetByPair(ctx, cmd.WorkspaceID, cmd.StudentID, cmd.CourseID); err != nil {
+				return err
+			}
+			if !e.Reactivate(now) {
+				out = query.FromDomain(e)
+				return nil
+			}
+			if err := h.deps.Repo.Update(ctx, e); err != nil {
+				return err
+			}
+		}
+		if err := h.deps.Students.Touch(ctx, cmd.WorkspaceID, cmd.StudentID, now); err != nil {
+			return err
+		}
+		out = query.FromDomain(e)
+		return h.deps.Publisher.Publish(ctx, events.New(events.EnrollmentCreated, cmd.WorkspaceID, out))
+	})
+	if err != nil {
+		return query.Enrollment{}, false, fmt.Errorf("grant enrollment: %w", err)
+	}
+	return out, created, nil
+}
+
+func (h GrantEnrollmentHandler) requirePublished(ctx context.Context, workspaceID, courseID string) error {
+	if courseID == "" {
+		return kernel.Invalid("courseId", "courseId is required")
+	}
+	c, err := h.deps.Catalog.Course(ctx, workspaceID, courseID)
+	if kernel.IsNotFound(err) {
+		return kernel.Invalid("courseId", "courseId: course %s not found in this workspace", courseID)
+	}
+	if err != nil {
+		return err
+	}
+	if !c.Published {
+		return kernel.Invalid("courseId", "courseId: course %s is not published", courseID)
+	}
+	return nil
+}

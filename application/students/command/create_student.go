@@ -1,0 +1,62 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/students/query"
+	"github.com/creatorapi/creatorapi/domain/students"
+)
+
+// CreateStudent adds a student, or finds the one that has the e-mail address already
+// (CRM lead sync repeats itself).
+type CreateStudent struct {
+	WorkspaceID string
+	Email       string
+	FirstName   string
+	LastName    string
+	ExternalID  string
+	Metadata    map[string]string
+}
+
+// CreateStudentHandler handles CreateStudent.
+type CreateStudentHandler struct {
+	deps Deps
+}
+
+// NewCreateStudentHandler builds the handler.
+func NewCreateStudentHandler(d Deps) CreateStudentHandler { return CreateStudentHandler{deps: d} }
+
+// Handle returns the new student and created=true (emitting student.created), or the
+// existing student with the same address, unchanged, and created=false (no event).
+func (h CreateStudentHandler) Handle(ctx context.Context, cmd CreateStudent) (out query.Student, created bool, err error) {
+	err = h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+			return err
+		}
+		s, err := students.New(h.deps.IDs.New(students.IDPrefix), cmd.WorkspaceID, students.Profile{
+			Email: cmd.Email, FirstName: cmd.FirstName, LastName: cmd.LastName, ExternalID: cmd.ExternalID, Metadata: cmd.Metadata,
+		}, h.deps.Clock.Now())
+		if err != nil {
+			return err
+		}
+		// Insert first and let the unique index decide: a lookup before the insert
+		// would let two concurrent requests both create the address.
+		if created, err = h.deps.Repo.Add(ctx, s); err != nil {
+			return err
+		}
+		if !created {
+			out, err = h.deps.ReadModel.GetByEmail(ctx, cmd.WorkspaceID, s.Email)
+			return err
+		}
+		if out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, s.ID); err != nil {
+			return err
+		}
+		return h.deps.Publisher.Publish(ctx, events.New(events.StudentCreated, cmd.WorkspaceID, out))
+	})
+	if err != nil {
+		return query.Student{}, false, fmt.Errorf("create student: %w", err)
+	}
+	return out, created, nil
+}

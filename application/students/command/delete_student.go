@@ -1,0 +1,50 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/students/query"
+)
+
+// DeleteStudent removes a student from the workspace's lists and lookups.
+type DeleteStudent struct {
+	WorkspaceID string
+	StudentID   string
+}
+
+// DeleteStudentHandler handles DeleteStudent.
+type DeleteStudentHandler struct {
+	deps Deps
+}
+
+// NewDeleteStudentHandler builds the handler.
+func NewDeleteStudentHandler(d Deps) DeleteStudentHandler { return DeleteStudentHandler{deps: d} }
+
+// Handle deletes the student and emits student.deleted with the student as it was last
+// shown. The row stays (soft delete) so that orders and enrollments keep their history;
+// the address becomes free for a new student.
+func (h DeleteStudentHandler) Handle(ctx context.Context, cmd DeleteStudent) (query.Student, error) {
+	var out query.Student
+	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		s, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.StudentID)
+		if err != nil {
+			return err
+		}
+		if out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, s.ID); err != nil {
+			return err
+		}
+		if err := s.Delete(h.deps.Clock.Now()); err != nil {
+			return err
+		}
+		if err := h.deps.Repo.Update(ctx, s); err != nil {
+			return err
+		}
+		return h.deps.Publisher.Publish(ctx, events.New(events.StudentDeleted, cmd.WorkspaceID, out))
+	})
+	if err != nil {
+		return query.Student{}, fmt.Errorf("delete student: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,61 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/students/query"
+	"github.com/creatorapi/creatorapi/domain/students"
+)
+
+// UpdateStudent edits a profile; nil fields stay as they are, Metadata replaces the map.
+type UpdateStudent struct {
+	WorkspaceID string
+	StudentID   string
+	Email       *string
+	FirstName   *string
+	LastName    *string
+	Metadata    *map[string]string
+}
+
+// UpdateStudentHandler handles UpdateStudent.
+type UpdateStudentHandler struct {
+	deps Deps
+}
+
+// NewUpdateStudentHandler builds the handler.
+func NewUpdateStudentHandler(d Deps) UpdateStudentHandler { return UpdateStudentHandler{deps: d} }
+
+// Handle saves the change and emits student.updated; an edit that changes nothing
+// emits nothing and leaves updatedAt alone.
+func (h UpdateStudentHandler) Handle(ctx context.Context, cmd UpdateStudent) (query.Student, error) {
+	var out query.Student
+	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		s, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.StudentID)
+		if err != nil {
+			return err
+		}
+		changed, err := s.Apply(students.Patch{Email: cmd.Email, FirstName: cmd.FirstName, LastName: cmd.LastName, Metadata: cmd.Metadata},
+			h.deps.Clock.Now())
+		if err != nil {
+			return err
+		}
+		if changed {
+			if err := h.deps.Repo.Update(ctx, s); err != nil {
+				return err
+			}
+		}
+		if out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, s.ID); err != nil {
+			return err
+		}
+		if !changed {
+			return nil
+		}
+		return h.deps.Publisher.Publish(ctx, events.New(events.StudentUpdated, cmd.WorkspaceID, out))
+	})
+	if err != nil {
+		return query.Student{}, fmt.Errorf("update student: %w", err)
+	}
+	return out, nil
+}

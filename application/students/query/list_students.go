@@ -1,0 +1,41 @@
+package query
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+	"github.com/creatorapi/creatorapi/domain/students"
+)
+
+// ListStudents asks for a page of a workspace's students, newest first.
+type ListStudents struct {
+	WorkspaceID string
+	Filter      Filter
+	Page        platform.PageRequest
+}
+
+// ListStudentsHandler handles ListStudents.
+type ListStudentsHandler struct {
+	rm ReadModel
+}
+
+// NewListStudentsHandler builds the handler.
+func NewListStudentsHandler(rm ReadModel) ListStudentsHandler { return ListStudentsHandler{rm: rm} }
+
+// Handle returns one page.
+func (h ListStudentsHandler) Handle(ctx context.Context, q ListStudents) (platform.Page[Student], error) {
+	if q.Filter.Email != "" {
+		// A malformed address can match nothing: say so instead of answering an empty list.
+		if _, err := kernel.NormalizeEmail("email", q.Filter.Email); err != nil {
+			return platform.Page[Student]{}, err
+		}
+		q.Filter.Email = students.EmailKey(q.Filter.Email)
+	}
+	page, err := h.rm.List(ctx, q.WorkspaceID, q.Filter, q.Page)
+	if err != nil {
+		return platform.Page[Student]{}, fmt.Errorf("list students: %w", err)
+	}
+	return page, nil
+}

@@ -1,0 +1,28 @@
+package compose
+
+import (
+	"go.uber.org/fx"
+
+	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/students"
+	"github.com/creatorapi/creatorapi/application/students/command"
+	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
+	"github.com/creatorapi/creatorapi/ports/http/operator"
+)
+
+// Students wires a workspace's students.
+func Students() fx.Option {
+	return fx.Module("students",
+		fx.Provide(
+			sqlstore.NewStudents,
+			sqlstore.NewStudentReads,
+			func(tx platform.Transactor, repo *sqlstore.Students, rm *sqlstore.StudentReads, ws *sqlstore.Workspaces,
+				pub platform.Publisher, i platform.IDs, c platform.Clock) students.Application {
+				return students.New(command.Deps{Tx: tx, Repo: repo, ReadModel: rm, Workspaces: ws, Publisher: pub, IDs: i, Clock: c})
+			},
+			apiEndpoints(v1.StudentEndpoints),
+			operatorRoutes(operator.StudentRoutes),
+		),
+	)
+}

@@ -1,0 +1,35 @@
+package enrollments
+
+import (
+	"context"
+	"time"
+)
+
+// LessonCompletion records that a student completed a lesson under an enrollment.
+type LessonCompletion struct {
+	WorkspaceID  string
+	EnrollmentID string
+	StudentID    string
+	CourseID     string
+	LessonID     string
+	CompletedAt  time.Time
+}
+
+// ProgressRepository stores lesson completions, at most one per enrollment and lesson.
+type ProgressRepository interface {
+	// Add records c unless that lesson was already completed; added tells which.
+	Add(ctx context.Context, c LessonCompletion) (added bool, err error)
+	// Get returns the recorded completion, or NotFound.
+	Get(ctx context.Context, workspaceID, enrollmentID, lessonID string) (LessonCompletion, error)
+	// Count returns how many lessons the enrollment completed.
+	Count(ctx context.Context, workspaceID, enrollmentID string) (int, error)
+}
+
+// Percent is progress as an integer from 0 to 100, rounded down so that 100 means
+// every lesson is done; a course without lessons is at 0.
+func Percent(completedLessons, totalLessons int) int {
+	if totalLessons <= 0 || completedLessons <= 0 {
+		return 0
+	}
+	return min(completedLessons*100/totalLessons, 100)
+}

@@ -1,0 +1,108 @@
+package v1
+
+import (
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/creatorapi/creatorapi/application/students"
+	"github.com/creatorapi/creatorapi/application/students/command"
+	"github.com/creatorapi/creatorapi/application/students/query"
+	"github.com/creatorapi/creatorapi/domain/keys"
+	"github.com/creatorapi/creatorapi/ports/http/web"
+)
+
+type createStudentRequest struct {
+	Email      string            `json:"email" validate:"required,max=254"`
+	FirstName  string            `json:"firstName" validate:"max=100"`
+	LastName   string            `json:"lastName" validate:"max=100"`
+	ExternalID string            `json:"externalId" validate:"max=255"`
+	Metadata   map[string]string `json:"metadata" validate:"max=50"`
+}
+
+// StudentEndpoints serves GET /students and POST /students.
+func StudentEndpoints(app students.Application, cursors *Cursors, dec *web.Decoder) []Endpoint {
+	h := studentHandlers{app: app, cursors: cursors, dec: dec}
+	return []Endpoint{
+		{Method: fiber.MethodGet, Path: "/students", Scope: keys.ReadStudents, Handler: h.list},
+		{Method: fiber.MethodPost, Path: "/students", Scope: keys.WriteStudents, Handler: h.create},
+	}
+}
+
+type studentHandlers struct {
+	app     students.Application
+	cursors *Cursors
+	dec     *web.Decoder
+}
+
+var studentFilterParams = []string{"email", "updatedSince"}
+
+func (h studentHandlers) list(c *fiber.Ctx) error {
+	if err := OnlyParams(c, append([]string{"limit", "cursor"}, studentFilterParams...)...); err != nil {
+		return err
+	}
+	filter, bound, err := studentFilter(c)
+	if err != nil {
+		return err
+	}
+	ws := PrincipalOf(c).WorkspaceID
+	scope := Scope{List: "students", WorkspaceID: ws, Filters: bound}
+	page, err := PageRequest(c, h.cursors, scope, studentFilterParams...)
+	if err != nil {
+		return err
+	}
+	result, err := h.app.Queries.ListStudents.Handle(c.UserContext(), query.ListStudents{WorkspaceID: ws, Filter: filter, Page: page})
+	if err != nil {
+		return err
+	}
+	return SendPage(c, h.cursors, scope, result)
+}
+
+// studentFilter reads the filters and their canonical form, which the cursor is bound to:
+// a cursor of one filtered list is refused by any other.
+func studentFilter(c *fiber.Ctx) (query.Filter, string, error) {
+	var f query.Filter
+	args := c.Context().QueryArgs()
+	if args.Has("email") {
+		f.Email = strings.TrimSpace(c.Query("email"))
+		if f.Email == "" {
+			return f, "", web.Invalid("email", "email must not be empty")
+		}
+	}
+	var since string
+	if args.Has("updatedSince") {
+		// An unencoded '+' of a UTC offset arrives as a space; RFC 3339 never has one.
+		raw := strings.ReplaceAll(strings.TrimSpace(c.Query("updatedSince")), " ", "+")
+		t, err := time.Parse(time.RFC3339, raw)
+		if err != nil {
+			return f, "", web.Invalid("updatedSince", "updatedSince must be an RFC 3339 time such as 2026-11-21T10:00:00Z")
+		}
+		t = t.UTC()
+		f.UpdatedSince = &t
+		since = t.Format(time.RFC3339Nano)
+	}
+	return f, "email=" + strings.ToLower(f.Email) + "\x00updatedSince=" + since, nil
+}
+
+// create answers 201 with a new student, or 200 with the existing one of that address.
+func (h studentHandlers) create(c *fiber.Ctx) error {
+	if err := OnlyParams(c); err != nil {
+		return err
+	}
+	var req createStudentRequest
+	if err := h.dec.Body(c, &req); err != nil {
+		return err
+	}
+	s, created, err := h.app.Commands.CreateStudent.Handle(c.UserContext(), command.CreateStudent{
+		WorkspaceID: PrincipalOf(c).WorkspaceID, Email: req.Email, FirstName: req.FirstName, LastName: req.LastName,
+		ExternalID: req.ExternalID, Metadata: req.Metadata,
+	})
+	if err != nil {
+		return err
+	}
+	if created {
+		c.Status(fiber.StatusCreated)
+	}
+	return c.JSON(s)
+}
