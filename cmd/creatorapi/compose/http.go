@@ -8,6 +8,7 @@ import (
 	"net"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/secrets"
@@ -44,6 +45,8 @@ func HTTP() fx.Option {
 			web.NewDecoder,
 			func(k secrets.MasterKey) (*v1.Cursors, error) { return v1.NewCursors(k.For("cursor/v1")) },
 			newAdminToken,
+			prometheus.NewRegistry,
+			web.NewMetrics,
 			newPublicApp,
 			newOperatorApp,
 		),
@@ -53,6 +56,7 @@ func HTTP() fx.Option {
 type publicParams struct {
 	fx.In
 	Logger    *slog.Logger
+	Metrics   *web.Metrics
 	DB        *sqldb.DB
 	Keys      keys.Application
 	Endpoints [][]v1.Endpoint `group:"api_v1"`
@@ -62,6 +66,7 @@ type publicParams struct {
 
 func newPublicApp(p publicParams) PublicApp {
 	app := web.NewApp("creatorapi", p.Logger)
+	app.Use(p.Metrics.Middleware("public"))
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/readyz", func(c *fiber.Ctx) error {
 		if err := p.DB.Reader.PingContext(c.UserContext()); err != nil {
@@ -83,13 +88,16 @@ func newPublicApp(p publicParams) PublicApp {
 
 type operatorParams struct {
 	fx.In
-	Logger *slog.Logger
-	Token  AdminToken
-	Routes []operator.Routes `group:"operator"`
+	Logger  *slog.Logger
+	Metrics *web.Metrics
+	Token   AdminToken
+	Routes  []operator.Routes `group:"operator"`
 }
 
 func newOperatorApp(p operatorParams) OperatorApp {
 	app := web.NewApp("creatorapi-operator", p.Logger)
+	app.Use(p.Metrics.Middleware("operator"))
+	app.Get("/metrics", p.Metrics.Handler()) // unauthenticated, like most scrape targets: keep the listener private
 	operator.Register(app, string(p.Token), p.Routes)
 	app.Use(web.NotFoundFallback())
 	return OperatorApp{app}
