@@ -110,3 +110,22 @@ func TestEachEndpointRequiresItsScope(t *testing.T) {
 		}
 	})
 }
+
+func TestOperatorListenerServesMetrics(t *testing.T) {
+	env := testenv.Start(t, testenv.NewSQLiteURL(t))
+	ws := env.CreateWorkspace(t, "Academy")
+	_, key := env.CreateKey(t, ws, "read:courses")
+	env.API(key).Get(t, "/api/v1/courses").Expect(t, http.StatusOK)
+	env.API(key).Get(t, "/api/v1/courses/crs_nope").Expect(t, http.StatusNotFound)
+	body := string(env.Admin().Get(t, "/metrics").Expect(t, http.StatusOK).Body)
+	for _, want := range []string{
+		`creatorapi_http_requests_total{listener="public",method="GET",route="/api/v1/courses",status="200"} 1`,
+		`route="/api/v1/courses/:id",status="404"} 1`,
+		`creatorapi_http_request_duration_seconds_bucket{listener="public"`,
+		`go_goroutines`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+}
