@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"log/slog"
+	"runtime/debug"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -38,11 +39,16 @@ func NewApp(name string, logger *slog.Logger) *fiber.App {
 	app.Use(recover.New(recover.Config{
 		EnableStackTrace: true,
 		StackTraceHandler: func(c *fiber.Ctx, p any) {
-			logger.Error("panic in handler", "request_id", RequestIDOf(c), "method", c.Method(), "path", c.Path(), "panic", p)
+			c.Locals(panicLoggedKey{}, true)
+			logger.Error("panic in handler", "request_id", RequestIDOf(c), "method", c.Method(), "path", c.Path(),
+				"panic", p, "stack", string(debug.Stack()))
 		},
 	}))
 	return app
 }
+
+// panicLoggedKey marks a request whose panic was already logged with its stack.
+type panicLoggedKey struct{}
 
 // marshalJSON is json.Marshal without HTML escaping: messages quote <API_KEY> literally.
 func marshalJSON(v any) ([]byte, error) {
@@ -59,7 +65,7 @@ func marshalJSON(v any) ([]byte, error) {
 func ErrorHandler(logger *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		p, ok := ProblemOf(err)
-		if !ok {
+		if logged, _ := c.Locals(panicLoggedKey{}).(bool); !ok && !logged {
 			logger.Error("request failed", "request_id", RequestIDOf(c), "method", c.Method(), "path", c.Path(), "error", err)
 		}
 		return WriteProblem(c, p)
