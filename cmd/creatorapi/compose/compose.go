@@ -13,6 +13,10 @@ func Modules(cfg Config) fx.Option {
 		Courses(),
 		Students(),
 		Enrollments(),
+		Orders(),
+		LiveSessions(),
+		Certificates(),
+		Analytics(),
 		RateLimits(),
 		HTTP(),
 	)

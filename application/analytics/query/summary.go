@@ -1,0 +1,64 @@
+// Package query computes the analytics summary of a workspace over a window of UTC days.
+package query
+
+import (
+	"context"
+	"time"
+)
+
+// Summary is the response of GET /api/v1/analytics/summary.
+type Summary struct {
+	Window           Window      `json:"window"`
+	Revenue          []Revenue   `json:"revenue"`
+	Students         Students    `json:"students"`
+	Enrollments      Enrollments `json:"enrollments"`
+	LessonsCompleted int64       `json:"lessonsCompleted"`
+	CompletionRate   float64     `json:"completionRate"`
+	AsOf             time.Time   `json:"asOf"`
+}
+
+// Window is the UTC days covered, both inclusive, as YYYY-MM-DD.
+type Window struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// Revenue is one currency's money in the window, in minor units: gross is what orders
+// paid in the window brought, refunded what refunds made in the window returned (of any
+// order), net = gross - refunded (negative when refunds outweigh sales).
+type Revenue struct {
+	Currency string `json:"currency"`
+	Gross    int64  `json:"gross"`
+	Refunded int64  `json:"refunded"`
+	Net      int64  `json:"net"`
+	Orders   int64  `json:"orders"`
+	Refunds  int64  `json:"refunds"`
+}
+
+// Students counts students created in the window.
+type Students struct {
+	New int64 `json:"new"`
+}
+
+// Enrollments counts enrollments created, revoked and completed in the window.
+type Enrollments struct {
+	Created   int64 `json:"created"`
+	Revoked   int64 `json:"revoked"`
+	Completed int64 `json:"completed"`
+}
+
+// Counts are the raw figures of a window [Start, End).
+type Counts struct {
+	Revenue          []Revenue // sorted by currency, Net filled
+	NewStudents      int64
+	Enrollments      Enrollments
+	LessonsCompleted int64
+	// Cohort is the enrollments created in the window; CohortCompleted those of them
+	// completed by now.
+	Cohort, CohortCompleted int64
+}
+
+// ReadModel computes the figures of one workspace between two instants.
+type ReadModel interface {
+	Counts(ctx context.Context, workspaceID string, start, end time.Time) (Counts, error)
+}

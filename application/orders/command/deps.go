@@ -1,0 +1,61 @@
+// Package command records paid orders and their refunds.
+package command
+
+import (
+	"context"
+
+	"github.com/creatorapi/creatorapi/application/orders/query"
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+	"github.com/creatorapi/creatorapi/domain/orders"
+)
+
+// WorkspaceDirectory tells whether a workspace exists (a port onto the workspaces module).
+type WorkspaceDirectory interface {
+	Exists(ctx context.Context, workspaceID string) (bool, error)
+}
+
+// StudentDirectory tells whether a student exists in a workspace (a port onto the students module).
+type StudentDirectory interface {
+	Exists(ctx context.Context, workspaceID, studentID string) (bool, error)
+}
+
+// CourseCatalog gives the titles of the published courses among ids (a port onto the
+// courses module); a course missing from the answer is not sellable.
+type CourseCatalog interface {
+	PublishedTitles(ctx context.Context, workspaceID string, ids []string) (map[string]string, error)
+}
+
+// Entitlements grants and revokes course access (a port onto the enrollments module).
+// Both join the caller's transaction and emit the enrollment events themselves.
+type Entitlements interface {
+	// Grant creates (or reactivates) the student's enrollment in the course.
+	Grant(ctx context.Context, workspaceID, studentID, courseID string) (enrollmentID string, err error)
+	// Revoke revokes the enrollment.
+	Revoke(ctx context.Context, workspaceID, enrollmentID string) error
+}
+
+// Deps are the ports every order command uses.
+type Deps struct {
+	Tx           platform.Transactor
+	Repo         orders.Repository
+	ReadModel    query.ReadModel
+	Workspaces   WorkspaceDirectory
+	Students     StudentDirectory
+	Courses      CourseCatalog
+	Entitlements Entitlements
+	Publisher    platform.Publisher
+	IDs          platform.IDs
+	Clock        platform.Clock
+}
+
+func (d Deps) requireWorkspace(ctx context.Context, workspaceID string) error {
+	ok, err := d.Workspaces.Exists(ctx, workspaceID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return kernel.NotFound("workspace %s not found", workspaceID)
+	}
+	return nil
+}

@@ -1,0 +1,112 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/orders/query"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+	"github.com/creatorapi/creatorapi/domain/orders"
+)
+
+// PlaceOrder records a paid order (emits enrollment.created for each course granted,
+// then order.paid).
+type PlaceOrder struct {
+	WorkspaceID string
+	StudentID   string
+	Currency    string
+	Items       []OrderItem
+}
+
+// OrderItem is one course and its price in minor units.
+type OrderItem struct {
+	CourseID string
+	Amount   int64
+}
+
+// PlaceOrderHandler handles PlaceOrder.
+type PlaceOrderHandler struct{ deps Deps }
+
+// NewPlaceOrderHandler builds the handler.
+func NewPlaceOrderHandler(d Deps) PlaceOrderHandler { return PlaceOrderHandler{deps: d} }
+
+// Handle validates the order against the workspace, draws its receipt number, grants an
+// enrollment per course and publishes the events, all in one transaction: a failure
+// anywhere leaves no order, no enrollment, no receipt number used and no event.
+func (h PlaceOrderHandler) Handle(ctx context.Context, cmd PlaceOrder) (query.Order, error) {
+	var out query.Order
+	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+			return err
+		}
+		if err := orders.ValidateCurrency(cmd.Currency); err != nil {
+			return err
+		}
+		items, err := h.items(ctx, cmd)
+		if err != nil {
+			return err
+		}
+		ok, err := h.deps.Students.Exists(ctx, cmd.WorkspaceID, cmd.StudentID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return kernel.Invalid("studentId", "student %s does not exist in this workspace", cmd.StudentID)
+		}
+		n, err := h.deps.Repo.NextReceipt(ctx, cmd.WorkspaceID)
+		if err != nil {
+			return err
+		}
+		now := h.deps.Clock.Now()
+		o, err := orders.NewPaid(h.deps.IDs.New(orders.IDPrefix), cmd.WorkspaceID, cmd.StudentID, cmd.Currency, items, orders.ReceiptNumber(n), now)
+		if err != nil {
+			return err
+		}
+		for _, it := range o.Items {
+			enrollmentID, err := h.deps.Entitlements.Grant(ctx, cmd.WorkspaceID, cmd.StudentID, it.CourseID)
+			if err != nil {
+				return fmt.Errorf("grant %s: %w", it.CourseID, err)
+			}
+			o.Grant(it.CourseID, enrollmentID, now)
+		}
+		if err := h.deps.Repo.Add(ctx, o); err != nil {
+			return err
+		}
+		if out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, o.ID); err != nil {
+			return err
+		}
+		return h.deps.Publisher.Publish(ctx, events.New(events.OrderPaid, cmd.WorkspaceID, out))
+	})
+	if err != nil {
+		return query.Order{}, fmt.Errorf("place order: %w", err)
+	}
+	return out, nil
+}
+
+// items checks the item list and resolves every course to a published course of the
+// workspace, keeping its title as it is now.
+func (h PlaceOrderHandler) items(ctx context.Context, cmd PlaceOrder) ([]orders.Item, error) {
+	items := make([]orders.Item, len(cmd.Items))
+	ids := make([]string, len(cmd.Items))
+	for i, it := range cmd.Items {
+		items[i] = orders.Item{CourseID: it.CourseID, Amount: it.Amount}
+		ids[i] = it.CourseID
+	}
+	if err := orders.ValidateItems(items); err != nil {
+		return nil, err
+	}
+	titles, err := h.deps.Courses.PublishedTitles(ctx, cmd.WorkspaceID, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i := range items {
+		title, ok := titles[items[i].CourseID]
+		if !ok {
+			f := orders.ItemField(i, "courseId")
+			return nil, kernel.Invalid(f, "%s: course %s is not a published course of this workspace", f, items[i].CourseID)
+		}
+		items[i].Title = title
+	}
+	return items, nil
+}

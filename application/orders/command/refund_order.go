@@ -1,0 +1,57 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/orders/query"
+)
+
+// RefundOrder returns money to the student (emits order.refunded; a full refund first
+// revokes the order's enrollments, emitting enrollment.revoked for each).
+type RefundOrder struct {
+	WorkspaceID string
+	OrderID     string
+	Amount      *int64 // nil: everything left
+}
+
+// RefundOrderHandler handles RefundOrder.
+type RefundOrderHandler struct{ deps Deps }
+
+// NewRefundOrderHandler builds the handler.
+func NewRefundOrderHandler(d Deps) RefundOrderHandler { return RefundOrderHandler{deps: d} }
+
+// Handle refunds under the order's row lock, so that concurrent refunds see each
+// other's amounts and can never return more than was paid.
+func (h RefundOrderHandler) Handle(ctx context.Context, cmd RefundOrder) (query.Order, error) {
+	var out query.Order
+	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		o, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.OrderID)
+		if err != nil {
+			return err
+		}
+		now := h.deps.Clock.Now()
+		if _, err := o.Refund(cmd.Amount, now); err != nil {
+			return err
+		}
+		if o.Remaining() == 0 {
+			for _, enrollmentID := range o.RevokeAll(now) {
+				if err := h.deps.Entitlements.Revoke(ctx, cmd.WorkspaceID, enrollmentID); err != nil {
+					return fmt.Errorf("revoke %s: %w", enrollmentID, err)
+				}
+			}
+		}
+		if err := h.deps.Repo.Update(ctx, o); err != nil {
+			return err
+		}
+		if out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, o.ID); err != nil {
+			return err
+		}
+		return h.deps.Publisher.Publish(ctx, events.New(events.OrderRefunded, cmd.WorkspaceID, out))
+	})
+	if err != nil {
+		return query.Order{}, fmt.Errorf("refund order: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,43 @@
+package query
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+	"github.com/creatorapi/creatorapi/domain/orders"
+)
+
+// ListOrders asks for a page of a workspace's orders, newest first.
+type ListOrders struct {
+	WorkspaceID string
+	Filters     Filters
+	Page        platform.PageRequest
+}
+
+// ListOrdersHandler handles ListOrders.
+type ListOrdersHandler struct {
+	rm ReadModel
+}
+
+// NewListOrdersHandler builds the handler.
+func NewListOrdersHandler(rm ReadModel) ListOrdersHandler { return ListOrdersHandler{rm: rm} }
+
+// Handle validates the filters and returns one page.
+func (h ListOrdersHandler) Handle(ctx context.Context, q ListOrders) (platform.Page[Order], error) {
+	if q.Filters.Status != "" {
+		if _, err := orders.ParseStatus("status", q.Filters.Status); err != nil {
+			return platform.Page[Order]{}, err
+		}
+	}
+	f := q.Filters
+	if f.CreatedSince != nil && f.CreatedBefore != nil && !f.CreatedSince.Before(*f.CreatedBefore) {
+		return platform.Page[Order]{}, kernel.Invalid("createdBefore", "createdBefore must be later than createdSince")
+	}
+	page, err := h.rm.List(ctx, q.WorkspaceID, q.Filters, q.Page)
+	if err != nil {
+		return platform.Page[Order]{}, fmt.Errorf("list orders: %w", err)
+	}
+	return page, nil
+}

@@ -1,0 +1,28 @@
+package compose
+
+import (
+	"go.uber.org/fx"
+
+	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	"github.com/creatorapi/creatorapi/application/certificates"
+	"github.com/creatorapi/creatorapi/application/certificates/command"
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/ports/http/operator"
+)
+
+// Certificates wires course certificates; completions are read from the enrollments table.
+func Certificates() fx.Option {
+	return fx.Module("certificates",
+		fx.Provide(
+			sqlstore.NewCertificates,
+			func(tx platform.Transactor, repo *sqlstore.Certificates, ws *sqlstore.Workspaces, st *sqlstore.Students,
+				pub platform.Publisher, i platform.IDs, c platform.Clock) certificates.Application {
+				return certificates.New(command.Deps{
+					Tx: tx, Repo: repo, Workspaces: ws, Students: st, Completions: repo.Completions(),
+					Publisher: pub, IDs: i, Clock: c,
+				})
+			},
+			operatorRoutes(operator.CertificateRoutes),
+		),
+	)
+}

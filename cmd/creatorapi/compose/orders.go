@@ -1,0 +1,56 @@
+package compose
+
+import (
+	"context"
+
+	"go.uber.org/fx"
+
+	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	"github.com/creatorapi/creatorapi/application/enrollments"
+	enrollmentcmd "github.com/creatorapi/creatorapi/application/enrollments/command"
+	"github.com/creatorapi/creatorapi/application/orders"
+	"github.com/creatorapi/creatorapi/application/orders/command"
+	"github.com/creatorapi/creatorapi/application/platform"
+	domainenrollments "github.com/creatorapi/creatorapi/domain/enrollments"
+	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
+	"github.com/creatorapi/creatorapi/ports/http/operator"
+)
+
+// Orders wires paid orders and refunds. Entitlements go through the enrollments
+// application (its commands join the order's transaction and emit their own events).
+func Orders() fx.Option {
+	return fx.Module("orders",
+		fx.Provide(
+			sqlstore.NewOrders,
+			sqlstore.NewOrderReads,
+			sqlstore.NewOrderCatalog,
+			func(tx platform.Transactor, repo *sqlstore.Orders, rm *sqlstore.OrderReads, ws *sqlstore.Workspaces,
+				st *sqlstore.Students, catalog *sqlstore.OrderCatalog, enr enrollments.Application,
+				pub platform.Publisher, i platform.IDs, c platform.Clock) orders.Application {
+				return orders.New(command.Deps{
+					Tx: tx, Repo: repo, ReadModel: rm, Workspaces: ws, Students: st, Courses: catalog,
+					Entitlements: orderEntitlements{app: enr}, Publisher: pub, IDs: i, Clock: c,
+				})
+			},
+			apiEndpoints(v1.OrderEndpoints),
+			operatorRoutes(operator.OrderRoutes),
+		),
+	)
+}
+
+// orderEntitlements adapts the enrollments application to the orders module's port.
+type orderEntitlements struct{ app enrollments.Application }
+
+// Grant enrolls the student with source "order" (or reactivates a revoked enrollment).
+func (e orderEntitlements) Grant(ctx context.Context, workspaceID, studentID, courseID string) (string, error) {
+	en, _, err := e.app.Commands.GrantEnrollment.Handle(ctx, enrollmentcmd.GrantEnrollment{
+		WorkspaceID: workspaceID, StudentID: studentID, CourseID: courseID, Source: string(domainenrollments.SourceOrder),
+	})
+	return en.ID, err
+}
+
+// Revoke revokes the enrollment; an already revoked one stays as it is.
+func (e orderEntitlements) Revoke(ctx context.Context, workspaceID, enrollmentID string) error {
+	_, err := e.app.Commands.RevokeEnrollment.Handle(ctx, enrollmentcmd.RevokeEnrollment{WorkspaceID: workspaceID, EnrollmentID: enrollmentID})
+	return err
+}
