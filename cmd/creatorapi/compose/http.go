@@ -38,6 +38,11 @@ func operatorRoutes(constructor any) any {
 	return fx.Annotate(constructor, fx.ResultTags(`group:"operator"`))
 }
 
+// eventConsumer provides a ports/consumers.Consumer into the event_consumers group.
+func eventConsumer(constructor any) any {
+	return fx.Annotate(constructor, fx.ResultTags(`group:"event_consumers"`))
+}
+
 // HTTP builds both fiber apps from the routes the modules contributed.
 func HTTP() fx.Option {
 	return fx.Module("http",
