@@ -1,0 +1,149 @@
+// Command bench measures the public API under load on loopback against a bare fiber
+// JSON handler in the same run: GET /api/v1/courses?limit=25 with a high-quota key,
+// on SQLite (counting in memory) and on PostgreSQL (counting in the database).
+// Every run is bounded in time and in requests. `make bench` runs it.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	lim := limits{}
+	flag.IntVar(&lim.conns, "conns", 32, "concurrent keep-alive connections")
+	flag.DurationVar(&lim.warmup, "warmup", 2*time.Second, "unrecorded warm-up per target")
+	flag.DurationVar(&lim.run, "duration", 5*time.Second, "measured run per target")
+	flag.Int64Var(&lim.maxRequests, "max-requests", 2_000_000, "cap on requests per phase")
+	pgURL := flag.String("postgres", firstSet(os.Getenv("CREATORAPI_BENCH_POSTGRES_URL"), os.Getenv("CREATORAPI_TEST_POSTGRES_URL")), "PostgreSQL server URL (empty: skip the PostgreSQL run)")
+	only := flag.String("only", "", "run only this target besides the baseline: sqlite or postgres")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the API runs to this file")
+	flag.Parse()
+
+	bareAddr, stopBare, err := startBare()
+	if err != nil {
+		return err
+	}
+	defer stopBare()
+	var pairs []pair
+	// against measures the bare handler, then the API on databaseURL.
+	against := func(name, databaseURL string, ratioTarget float64) error {
+		bare, err := measure(target{name: "bare fiber JSON", addr: bareAddr, path: "/bare"}, lim)
+		if err != nil {
+			return err
+		}
+		api, err := benchService(name, databaseURL, lim)
+		if err != nil {
+			return err
+		}
+		pairs = append(pairs, pair{bare: bare, api: api, target: ratioTarget})
+		return nil
+	}
+
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if *only == "" || *only == "sqlite" {
+		dir, err := os.MkdirTemp("", "creatorapi-bench-sqlite-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		if err := against("SQLite, counting in memory", "sqlite://"+filepath.Join(dir, "bench.db"), sqliteRatioTarget); err != nil {
+			return err
+		}
+	}
+	if *only == "" || *only == "postgres" {
+		if *pgURL == "" {
+			fmt.Println("PostgreSQL run SKIPPED: set CREATORAPI_BENCH_POSTGRES_URL or -postgres")
+		} else {
+			dbURL, drop, err := freshSchema(*pgURL)
+			if err != nil {
+				return err
+			}
+			defer drop()
+			if err := against("PostgreSQL, shared counting", dbURL, postgresRatioTarget); err != nil {
+				return err
+			}
+		}
+	}
+	report(pairs, lim)
+	return nil
+}
+
+// benchService starts the service on databaseURL, seeds 30 published courses and
+// loads the first page of 25.
+func benchService(name, databaseURL string, lim limits) (result, error) {
+	s, err := startService(databaseURL)
+	if err != nil {
+		return result{}, err
+	}
+	defer s.stop()
+	key, err := s.seed(30)
+	if err != nil {
+		return result{}, fmt.Errorf("seed: %w", err)
+	}
+	return measure(target{name: name, addr: s.publicAddr, path: "/api/v1/courses?limit=25", bearer: key}, lim)
+}
+
+// freshSchema creates an empty schema on the server and returns a URL that uses it.
+func freshSchema(base string) (string, func(), error) {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	schema := "bench_" + hex.EncodeToString(b[:])
+	admin, err := sqlx.Open("pgx", base)
+	if err != nil {
+		return "", nil, err
+	}
+	if _, err := admin.ExecContext(context.Background(), "CREATE SCHEMA "+schema); err != nil {
+		admin.Close()
+		return "", nil, fmt.Errorf("create schema: %w", err)
+	}
+	drop := func() {
+		_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+		admin.Close()
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		drop()
+		return "", nil, err
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String(), drop, nil
+}
+
+func firstSet(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
