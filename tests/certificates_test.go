@@ -34,7 +34,7 @@ func TestCertificateNeedsACompletedEnrollmentAndIsIdempotent(t *testing.T) {
 			return admin.Post(t, path, map[string]string{"studentId": student, "courseId": c})
 		}
 
-		mustNameParam(t, issue(stu, course), "courseId")        // not enrolled
+		mustNameParam(t, issue(stu, course), "courseId")         // not enrolled
 		mustNameParam(t, issue("stu_nope", course), "studentId") // unknown student
 		mustNameParam(t, issue(otherStu, course), "studentId")   // another workspace's student
 		mustNameParam(t, admin.Post(t, path, map[string]string{"studentId": stu}), "courseId")
