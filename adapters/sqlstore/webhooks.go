@@ -1,0 +1,203 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+	"github.com/creatorapi/creatorapi/domain/webhooks"
+)
+
+// Sealer seals signing secrets at rest, bound to their owner's id (secrets.Box).
+type Sealer interface {
+	Seal(owner string, plain []byte) ([]byte, error)
+	Open(owner string, sealed []byte) ([]byte, error)
+}
+
+const webhookColumns = `id, workspace_id, url, events, status, disabled_reason, secret_sealed, previous_sealed,
+	previous_expires_at, failing_since, created_at, updated_at, disabled_at`
+
+// Webhooks stores webhook subscriptions with their secrets sealed.
+type Webhooks struct {
+	db                                       *sqldb.DB
+	box                                      Sealer
+	insert, get, getForUpdate, list, enabled string
+	save, healthy                            string
+}
+
+// NewWebhooks prepares the statements for db's dialect.
+func NewWebhooks(db *sqldb.DB, box Sealer) *Webhooks {
+	sel := `SELECT ` + webhookColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? AND id = ?`
+	return &Webhooks{
+		db: db, box: box,
+		insert:       db.Rebind(`INSERT INTO webhook_subscriptions (` + webhookColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		get:          db.Rebind(sel),
+		getForUpdate: db.Rebind(sel + db.ForUpdate()),
+		list:         db.Rebind(`SELECT ` + webhookColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? ORDER BY created_at DESC, id DESC`),
+		// The event filter runs in Go: a workspace has few endpoints.
+		enabled: db.Rebind(`SELECT ` + webhookColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? AND status = 'enabled'`),
+		save: db.Rebind(`UPDATE webhook_subscriptions SET url = ?, events = ?, status = ?, disabled_reason = ?, secret_sealed = ?,
+			previous_sealed = ?, previous_expires_at = ?, failing_since = ?, updated_at = ?, disabled_at = ?
+			WHERE workspace_id = ? AND id = ?`),
+		healthy: db.Rebind(`UPDATE webhook_subscriptions SET failing_since = NULL WHERE workspace_id = ? AND id = ? AND failing_since IS NOT NULL`),
+	}
+}
+
+type webhookRow struct {
+	ID                string     `db:"id"`
+	WorkspaceID       string     `db:"workspace_id"`
+	URL               string     `db:"url"`
+	Events            string     `db:"events"`
+	Status            string     `db:"status"`
+	DisabledReason    string     `db:"disabled_reason"`
+	SecretSealed      []byte     `db:"secret_sealed"`
+	PreviousSealed    []byte     `db:"previous_sealed"`
+	PreviousExpiresAt *time.Time `db:"previous_expires_at"`
+	FailingSince      *time.Time `db:"failing_since"`
+	CreatedAt         time.Time  `db:"created_at"`
+	UpdatedAt         time.Time  `db:"updated_at"`
+	DisabledAt        *time.Time `db:"disabled_at"`
+}
+
+func (r *Webhooks) open(id string, sealed []byte) (webhooks.Secret, error) {
+	plain, err := r.box.Open(id, sealed)
+	if err != nil {
+		return webhooks.Secret{}, err
+	}
+	return webhooks.ParseSecret(string(plain))
+}
+
+func (r *Webhooks) subscription(row webhookRow) (*webhooks.Subscription, error) {
+	secret, err := r.open(row.ID, row.SecretSealed)
+	if err != nil {
+		return nil, err
+	}
+	s := &webhooks.Subscription{
+		ID: row.ID, WorkspaceID: row.WorkspaceID, URL: row.URL, Events: strings.Fields(row.Events),
+		Status: webhooks.Status(row.Status), Reason: webhooks.DisabledReason(row.DisabledReason), Secret: secret,
+		PreviousExpiresAt: utcPtr(row.PreviousExpiresAt), FailingSince: utcPtr(row.FailingSince),
+		CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(), DisabledAt: utcPtr(row.DisabledAt),
+	}
+	if row.PreviousSealed != nil {
+		prev, err := r.open(row.ID, row.PreviousSealed)
+		if err != nil {
+			return nil, err
+		}
+		s.Previous = &prev
+	}
+	return s, nil
+}
+
+// sealed returns the sealed current and previous secrets of s.
+func (r *Webhooks) sealed(s *webhooks.Subscription) (current, previous []byte, err error) {
+	if current, err = r.box.Seal(s.ID, []byte(s.Secret.String())); err != nil {
+		return nil, nil, err
+	}
+	if s.Previous != nil {
+		if previous, err = r.box.Seal(s.ID, []byte(s.Previous.String())); err != nil {
+			return nil, nil, err
+		}
+	}
+	return current, previous, nil
+}
+
+// Add inserts s.
+func (r *Webhooks) Add(ctx context.Context, s *webhooks.Subscription) error {
+	current, previous, err := r.sealed(s)
+	if err != nil {
+		return fmt.Errorf("insert webhook: %w", err)
+	}
+	_, err = r.db.Write(ctx).ExecContext(ctx, r.insert, s.ID, s.WorkspaceID, s.URL, strings.Join(s.Events, " "), string(s.Status),
+		string(s.Reason), current, previous, s.PreviousExpiresAt, s.FailingSince, s.CreatedAt, s.UpdatedAt, s.DisabledAt)
+	if err != nil {
+		return fmt.Errorf("insert webhook: %w", err)
+	}
+	return nil
+}
+
+// Get returns the subscription of the workspace or NotFound.
+func (r *Webhooks) Get(ctx context.Context, workspaceID, id string) (*webhooks.Subscription, error) {
+	return r.one(ctx, r.get, workspaceID, id)
+}
+
+// GetForUpdate is Get with the row locked (PostgreSQL; SQLite's writer is serialized).
+func (r *Webhooks) GetForUpdate(ctx context.Context, workspaceID, id string) (*webhooks.Subscription, error) {
+	return r.one(ctx, r.getForUpdate, workspaceID, id)
+}
+
+func (r *Webhooks) one(ctx context.Context, query, workspaceID, id string) (*webhooks.Subscription, error) {
+	var row webhookRow
+	err := r.db.Read(ctx).GetContext(ctx, &row, query, workspaceID, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, kernel.NotFound("webhook %s not found", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get webhook: %w", err)
+	}
+	return r.subscription(row)
+}
+
+// List returns the workspace's subscriptions, newest first.
+func (r *Webhooks) List(ctx context.Context, workspaceID string) ([]*webhooks.Subscription, error) {
+	return r.many(ctx, r.list, workspaceID, "")
+}
+
+// Enabled returns the workspace's enabled subscriptions that want eventType.
+func (r *Webhooks) Enabled(ctx context.Context, workspaceID, eventType string) ([]*webhooks.Subscription, error) {
+	return r.many(ctx, r.enabled, workspaceID, eventType)
+}
+
+func (r *Webhooks) many(ctx context.Context, query, workspaceID, eventType string) ([]*webhooks.Subscription, error) {
+	var rows []webhookRow
+	if err := r.db.Read(ctx).SelectContext(ctx, &rows, query, workspaceID); err != nil {
+		return nil, fmt.Errorf("list webhooks: %w", err)
+	}
+	out := make([]*webhooks.Subscription, 0, len(rows))
+	for _, row := range rows {
+		if eventType != "" && !containsField(row.Events, eventType) {
+			continue
+		}
+		s, err := r.subscription(row)
+		if err != nil {
+			return nil, fmt.Errorf("list webhooks: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func containsField(list, want string) bool {
+	for _, f := range strings.Fields(list) {
+		if f == want {
+			return true
+		}
+	}
+	return false
+}
+
+// Save writes the mutable state of s.
+func (r *Webhooks) Save(ctx context.Context, s *webhooks.Subscription) error {
+	current, previous, err := r.sealed(s)
+	if err != nil {
+		return fmt.Errorf("save webhook: %w", err)
+	}
+	_, err = r.db.Write(ctx).ExecContext(ctx, r.save, s.URL, strings.Join(s.Events, " "), string(s.Status), string(s.Reason),
+		current, previous, s.PreviousExpiresAt, s.FailingSince, s.UpdatedAt, s.DisabledAt, s.WorkspaceID, s.ID)
+	if err != nil {
+		return fmt.Errorf("save webhook: %w", err)
+	}
+	return nil
+}
+
+// MarkHealthy ends a failing streak; a no-op (no row written) for a healthy endpoint.
+func (r *Webhooks) MarkHealthy(ctx context.Context, workspaceID, id string) error {
+	if _, err := r.db.Write(ctx).ExecContext(ctx, r.healthy, workspaceID, id); err != nil {
+		return fmt.Errorf("mark webhook healthy: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,55 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+)
+
+// pruneBatch bounds one delete, so that pruning never holds the writer for long.
+const pruneBatch = 1000
+
+// WebhookRetention deletes the attempt log and finished deliveries past retention. These
+// maintenance statements span workspaces by design: retention is the same for all.
+type WebhookRetention struct {
+	db                         *sqldb.DB
+	attempts, deliveries, sent string
+}
+
+// NewWebhookRetention prepares the statements for db's dialect.
+func NewWebhookRetention(db *sqldb.DB) *WebhookRetention {
+	return &WebhookRetention{
+		db: db,
+		attempts: db.Rebind(`DELETE FROM webhook_attempts WHERE (delivery_id, number) IN
+			(SELECT delivery_id, number FROM webhook_attempts WHERE attempted_at < ? LIMIT ?)`),
+		deliveries: db.Rebind(`DELETE FROM webhook_deliveries WHERE id IN
+			(SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < ? LIMIT ?)`),
+		sent: db.Rebind(`DELETE FROM webhook_notices WHERE id IN
+			(SELECT id FROM webhook_notices WHERE sent_at IS NOT NULL AND sent_at < ? LIMIT ?)`),
+	}
+}
+
+// Prune deletes, batch by batch, attempts made before before, deliveries finished before
+// it (with their remaining attempts) and notices sent before it; it returns the rows deleted.
+func (r *WebhookRetention) Prune(ctx context.Context, before time.Time) (int, error) {
+	total := 0
+	for _, stmt := range []string{r.attempts, r.deliveries, r.sent} {
+		for {
+			res, err := r.db.Write(ctx).ExecContext(ctx, stmt, before, pruneBatch)
+			if err != nil {
+				return total, fmt.Errorf("prune webhook log: %w", err)
+			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return total, fmt.Errorf("prune webhook log: %w", err)
+			}
+			total += int(n)
+			if n < pruneBatch {
+				break
+			}
+		}
+	}
+	return total, nil
+}

@@ -1,0 +1,29 @@
+package webhooks
+
+import (
+	"context"
+	"time"
+)
+
+// Lease is a delivery claimed by one dispatcher, with its endpoint, until Until. The
+// holder must start sending early enough to finish before Until; then no other instance
+// can claim the delivery meanwhile.
+type Lease struct {
+	Delivery *Delivery
+	Endpoint *Subscription
+	Token    string
+	Until    time.Time
+}
+
+// Dispatch hands due deliveries to dispatchers without double sending.
+type Dispatch interface {
+	// ClaimDue leases up to limit deliveries of enabled endpoints due at now, at most
+	// room(subscriptionID) per endpoint.
+	ClaimDue(ctx context.Context, now, until time.Time, token string, limit int, room func(subscriptionID string) int) ([]Lease, error)
+	// GetLeased returns the delivery locked for update while token holds it, else NotFound.
+	GetLeased(ctx context.Context, workspaceID, id, token string) (*Delivery, error)
+	// Complete saves d and ends token's lease.
+	Complete(ctx context.Context, d *Delivery, token string) error
+	// Release gives an unused lease back.
+	Release(ctx context.Context, workspaceID, id, token string) error
+}
