@@ -25,7 +25,9 @@ type enrollmentView struct {
 	CompletedAt *time.Time `json:"completedAt"`
 }
 
-func enrollmentsPath(ws string) string { return fmt.Sprintf("/internal/v1/workspaces/%s/enrollments", ws) }
+func enrollmentsPath(ws string) string {
+	return fmt.Sprintf("/internal/v1/workspaces/%s/enrollments", ws)
+}
 
 func TestEnrollmentCreateShapeAndIdempotency(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
@@ -198,6 +199,47 @@ func TestProgressValidationAndIsolation(t *testing.T) {
 		}
 		if !reflect.DeepEqual(env.LessonIDs(t, a, course)[:1], []string{lesson}) {
 			t.Fatal("curriculum changed")
+		}
+	})
+}
+
+func TestProgressConcurrentLastLessons(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		env := testenv.Start(t, dbURL)
+		ws := env.CreateWorkspace(t, "Academy")
+		student := env.CreateStudent(t, ws, "ada@example.com")
+		course := env.CreateCourse(t, ws, "Parallel")
+		for i := 3; i <= 8; i++ {
+			env.AddLesson(t, ws, course, fmt.Sprintf("Lesson %d", i))
+		}
+		env.PublishCourse(t, ws, course)
+		env.Enroll(t, ws, student, course)
+		lessons := env.LessonIDs(t, ws, course)
+
+		// Every lesson twice, all at once: 8 completions, one enrollment.completed.
+		var wg sync.WaitGroup
+		statuses := make(chan int, 2*len(lessons))
+		for _, l := range append(append([]string{}, lessons...), lessons...) {
+			wg.Add(1)
+			go func(l string) {
+				defer wg.Done()
+				statuses <- env.CompleteLesson(t, ws, student, l).Status
+			}(l)
+		}
+		wg.Wait()
+		close(statuses)
+		counts := map[int]int{}
+		for s := range statuses {
+			counts[s]++
+		}
+		if counts[http.StatusCreated] != len(lessons) || counts[http.StatusOK] != len(lessons) {
+			t.Fatalf("statuses %v, want %d created and %d repeats", counts, len(lessons), len(lessons))
+		}
+		if n := len(env.OutboxEventsOfType(t, events.LessonCompleted)); n != len(lessons) {
+			t.Fatalf("%d lesson.completed, want %d", n, len(lessons))
+		}
+		if n := len(env.OutboxEventsOfType(t, events.EnrollmentCompleted)); n != 1 {
+			t.Fatalf("%d enrollment.completed, want 1", n)
 		}
 	})
 }
