@@ -33,6 +33,7 @@ func (db *DB) WithinTx(ctx context.Context, fn func(ctx context.Context) error) 
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
+	hooks := &commitHooks{} // run after a successful commit only
 	defer func() {
 		if p := recover(); p != nil {
 			_ = tx.Rollback()
@@ -46,9 +47,11 @@ func (db *DB) WithinTx(ctx context.Context, fn func(ctx context.Context) error) 
 		}
 		if cerr := tx.Commit(); cerr != nil {
 			err = fmt.Errorf("commit: %w", cerr)
+			return
 		}
+		hooks.run()
 	}()
-	return fn(context.WithValue(ctx, txKey{}, tx))
+	return fn(context.WithValue(context.WithValue(ctx, txKey{}, tx), hooksKey{}, hooks))
 }
 
 // Write returns the transaction in ctx or the writer pool.

@@ -42,6 +42,7 @@ type Outbox struct {
 	ids    IDs
 	clock  Clock
 	logger wm.LoggerAdapter
+	wake   *Wakeup // nil: subscribers find events by their slow poll only
 }
 
 // SchemaFor returns the schema adapter of the dialect.
@@ -63,6 +64,14 @@ func OffsetsFor(d sqldb.Dialect) wsql.OffsetsAdapter {
 // NewOutbox builds the outbox of db.
 func NewOutbox(db *sqldb.DB, ids IDs, clock Clock, logger wm.LoggerAdapter) *Outbox {
 	return &Outbox{db: db, schema: SchemaFor(db.Dialect), ids: ids, clock: clock, logger: logger}
+}
+
+// SignalCommits makes the outbox wake w's subscribers when a transaction that published
+// commits; on PostgreSQL it also notifies NotifyChannel in that transaction, which
+// wakes the subscribers of other instances (see Listener).
+func (o *Outbox) SignalCommits(w *Wakeup) *Outbox {
+	o.wake = w
+	return o
 }
 
 // ErrNoTransaction reports a publish outside WithinTx: an event must never outlive a rollback.
@@ -91,6 +100,21 @@ func (o *Outbox) Publish(ctx context.Context, evs ...events.Event) error {
 	}
 	if err := pub.Publish(Topic, msgs...); err != nil {
 		return fmt.Errorf("outbox publish: %w", err)
+	}
+	return o.signal(ctx, tx)
+}
+
+// signal arranges the wakeups; PostgreSQL delivers the notification only on commit
+// and folds identical ones of a transaction into one.
+func (o *Outbox) signal(ctx context.Context, tx sqldb.Querier) error {
+	if o.wake == nil {
+		return nil
+	}
+	sqldb.AfterCommit(ctx, o.wake.Notify)
+	if o.db.Dialect == sqldb.Postgres {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_notify($1, '')`, NotifyChannel); err != nil {
+			return fmt.Errorf("outbox notify: %w", err)
+		}
 	}
 	return nil
 }

@@ -37,6 +37,7 @@ func Start(t testing.TB, databaseURL string, extra ...fx.Option) *Env {
 	env.Config = Config(t, databaseURL)
 	opts := []fx.Option{
 		compose.Modules(env.Config),
+		compose.Workers(), // the event router runs, as in serve
 		fx.Replace(fx.Annotate(env.Clock, fx.As(new(platform.Clock)))),
 		fx.Populate(&env.DB, &env.Public, &env.Operator),
 	}

@@ -18,11 +18,12 @@ func Modules(cfg Config) fx.Option {
 		Certificates(),
 		Analytics(),
 		RateLimits(),
+		Events(),
 		HTTP(),
 	)
 }
 
 // Service is the whole service with its listeners: what serve and demo run.
 func Service(cfg Config) fx.Option {
-	return fx.Options(Modules(cfg), Listen())
+	return fx.Options(Modules(cfg), Workers(), Listen())
 }

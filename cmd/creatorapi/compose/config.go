@@ -24,6 +24,7 @@ type Config struct {
 	SMTPURL              string          // CREATORAPI_SMTP_URL, default unset (notices go to the log and the data folder)
 	LogLevel             string          // CREATORAPI_LOG_LEVEL: debug, info (default), warn, error
 	RateLimitStore       string          // CREATORAPI_RATE_LIMIT_STORE: auto (default), memory, database
+	EventsRetention      time.Duration   // CREATORAPI_EVENTS_RETENTION, default 720h: consumed outbox rows older than this are pruned
 }
 
 // LoadConfig reads the configuration through getenv (os.Getenv in production).
@@ -55,6 +56,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	if cfg.WebhookDisableAfter, err = time.ParseDuration(get("CREATORAPI_WEBHOOK_DISABLE_AFTER", "168h")); err != nil || cfg.WebhookDisableAfter <= 0 {
 		return Config{}, fmt.Errorf("CREATORAPI_WEBHOOK_DISABLE_AFTER must be a positive duration such as 168h")
+	}
+	if cfg.EventsRetention, err = time.ParseDuration(get("CREATORAPI_EVENTS_RETENTION", "720h")); err != nil || cfg.EventsRetention <= 0 {
+		return Config{}, fmt.Errorf("CREATORAPI_EVENTS_RETENTION must be a positive duration such as 720h")
 	}
 	switch cfg.RateLimitStore {
 	case "auto", "memory", "database":

@@ -31,8 +31,9 @@ func Platform() fx.Option {
 			func(l *slog.Logger) wm.LoggerAdapter { return wm.NewSlogLogger(l) },
 			newMasterKey,
 			sqlstore.NewSettings,
-			func(db *sqldb.DB, i platform.IDs, c platform.Clock, l wm.LoggerAdapter) platform.Publisher {
-				return watermill.NewOutbox(db, i, c, l)
+			watermill.NewWakeup,
+			func(db *sqldb.DB, i platform.IDs, c platform.Clock, l wm.LoggerAdapter, w *watermill.Wakeup) platform.Publisher {
+				return watermill.NewOutbox(db, i, c, l).SignalCommits(w)
 			},
 		),
 	)

@@ -1,0 +1,47 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+
+	"github.com/jmoiron/sqlx"
+)
+
+type hooksKey struct{}
+
+// commitHooks collects what must run once the outermost WithinTx has committed.
+type commitHooks struct {
+	mu  sync.Mutex
+	fns []func()
+}
+
+func (h *commitHooks) run() {
+	h.mu.Lock()
+	fns := h.fns
+	h.fns = nil
+	h.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
+}
+
+// AfterCommit runs fn once the transaction WithinTx put in ctx has committed, and never
+// after a rollback. It reports false (and drops fn) when ctx carries no such transaction,
+// for example inside a subscriber's transaction, whose commit this package does not see.
+func AfterCommit(ctx context.Context, fn func()) bool {
+	h, ok := ctx.Value(hooksKey{}).(*commitHooks)
+	if !ok {
+		return false
+	}
+	h.mu.Lock()
+	h.fns = append(h.fns, fn)
+	h.mu.Unlock()
+	return true
+}
+
+// WithTx carries a transaction begun elsewhere (a watermill subscriber's) in ctx, so that
+// repositories using Write/Read join it and their writes commit with it.
+func (db *DB) WithTx(ctx context.Context, tx *sql.Tx) context.Context {
+	return context.WithValue(ctx, txKey{}, &sqlx.Tx{Tx: tx, Mapper: db.Writer.Mapper})
+}

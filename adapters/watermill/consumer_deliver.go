@@ -1,0 +1,84 @@
+package watermill
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill/message"
+
+	"github.com/creatorapi/creatorapi/application/events"
+)
+
+// savepoint isolates one attempt inside the subscriber's batch transaction: a failed
+// attempt is rolled back alone (a Nack would not roll anything back, and on PostgreSQL a
+// failed statement would poison the whole batch).
+const savepoint = "consumer_event"
+
+// deliver applies the message to c in the transaction of ctx: up to attempts tries with
+// exponential backoff, then the event is parked and acknowledged so the stream goes on.
+// It returns an error (Nack, redelivery) only when the database itself fails.
+func (r *Router) deliver(ctx context.Context, c Consumer, msg *message.Message) error {
+	var ev events.Envelope
+	if err := json.Unmarshal(msg.Payload, &ev); err != nil {
+		ev = events.Envelope{ID: msg.UUID, Type: events.Type(msg.Metadata.Get(MetaType))}
+		return r.park(ctx, c, ev, msg.Payload, fmt.Errorf("decode envelope: %w", err), 1)
+	}
+	delay := r.cfg.Backoff
+	for attempt := 1; ; attempt++ {
+		err := r.attempt(ctx, c, ev)
+		if err == nil {
+			return nil
+		}
+		var dbErr savepointError
+		if errors.As(err, &dbErr) || ctx.Err() != nil {
+			return err // stopping, past the ack deadline, or the transaction is broken
+		}
+		if attempt >= r.cfg.Attempts {
+			return r.park(ctx, c, ev, msg.Payload, err, attempt)
+		}
+		r.logger.Info("consumer failed, retrying", map[string]any{"consumer": c.Name, "event_id": ev.ID, "attempt": attempt, "error": err.Error()})
+		select {
+		case <-time.After(delay):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		delay *= 2
+	}
+}
+
+// savepointError is a failure of the transaction itself, not of the consumer.
+type savepointError struct{ err error }
+
+func (e savepointError) Error() string { return e.err.Error() }
+func (e savepointError) Unwrap() error { return e.err }
+
+func (r *Router) attempt(ctx context.Context, c Consumer, ev events.Envelope) error {
+	q := r.db.Write(ctx)
+	if _, err := q.ExecContext(ctx, "SAVEPOINT "+savepoint); err != nil {
+		return savepointError{fmt.Errorf("savepoint: %w", err)}
+	}
+	if _, err := r.ledger.applyOnce(ctx, c, ev); err != nil {
+		// ROLLBACK TO keeps the savepoint: release it too, so attempts do not nest.
+		for _, stmt := range []string{"ROLLBACK TO SAVEPOINT ", "RELEASE SAVEPOINT "} {
+			if _, rbErr := q.ExecContext(ctx, stmt+savepoint); rbErr != nil {
+				return savepointError{fmt.Errorf("roll back attempt after %v: %w", err, rbErr)}
+			}
+		}
+		return err
+	}
+	if _, err := q.ExecContext(ctx, "RELEASE SAVEPOINT "+savepoint); err != nil {
+		return savepointError{fmt.Errorf("release savepoint: %w", err)}
+	}
+	return nil
+}
+
+func (r *Router) park(ctx context.Context, c Consumer, ev events.Envelope, payload []byte, cause error, attempts int) error {
+	r.logger.Error("consumer gave up, event parked", cause, map[string]any{"consumer": c.Name, "event_id": ev.ID, "attempts": attempts})
+	if err := r.ledger.parkFailed(ctx, c.Name, ev, payload, cause, attempts); err != nil {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,91 @@
+package watermill
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/events"
+)
+
+// Consumer is one consumer group of the stream (the composition root maps the ports'
+// consumers to this; adapters do not import ports).
+type Consumer struct {
+	Name   string
+	Handle func(ctx context.Context, ev events.Envelope) error
+}
+
+// Ledger records, in the caller's transaction, which events each consumer applied
+// (event_processed) and which it parked after failing (event_failures).
+type Ledger struct {
+	db                                        *sqldb.DB
+	clock                                     Clock
+	markProcessed, park, list, listAll        string
+	markReplayed, recordRetryFailure, pending string
+}
+
+// NewLedger prepares the ledger's statements for db's dialect.
+func NewLedger(db *sqldb.DB, clock Clock) *Ledger {
+	const columns = `consumer, event_id, event_type, payload, error, attempts, first_failed_at, last_failed_at, replayed_at`
+	return &Ledger{
+		db: db, clock: clock,
+		markProcessed: db.Rebind(`INSERT INTO event_processed (consumer, event_id, processed_at) VALUES (?, ?, ?)
+			ON CONFLICT (consumer, event_id) DO NOTHING`),
+		// Parked again (a duplicate delivery failing once more): count the attempts, reopen it.
+		park: db.Rebind(`INSERT INTO event_failures (consumer, event_id, event_type, payload, error, attempts, first_failed_at, last_failed_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (consumer, event_id) DO UPDATE SET error = excluded.error,
+				attempts = event_failures.attempts + excluded.attempts,
+				last_failed_at = excluded.last_failed_at, replayed_at = NULL`),
+		list:    db.Rebind(`SELECT ` + columns + ` FROM event_failures WHERE consumer = ? ORDER BY first_failed_at, event_id`),
+		listAll: `SELECT ` + columns + ` FROM event_failures ORDER BY consumer, first_failed_at, event_id`,
+		pending: db.Rebind(`SELECT ` + columns + ` FROM event_failures WHERE replayed_at IS NULL
+			AND (? = '' OR consumer = ?) AND (? = '' OR event_id = ?) ORDER BY consumer, first_failed_at, event_id`),
+		markReplayed:       db.Rebind(`UPDATE event_failures SET replayed_at = ? WHERE consumer = ? AND event_id = ?`),
+		recordRetryFailure: db.Rebind(`UPDATE event_failures SET attempts = attempts + 1, error = ?, last_failed_at = ? WHERE consumer = ? AND event_id = ?`),
+	}
+}
+
+// applyOnce runs c.Handle on ev unless c already applied it, in the transaction of ctx.
+// It reports whether Handle ran. The marker and Handle's writes commit or vanish together.
+func (l *Ledger) applyOnce(ctx context.Context, c Consumer, ev events.Envelope) (bool, error) {
+	res, err := l.db.Write(ctx).ExecContext(ctx, l.markProcessed, c.Name, ev.ID, l.now())
+	if err != nil {
+		return false, fmt.Errorf("mark %s processed by %s: %w", ev.ID, c.Name, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return false, fmt.Errorf("mark %s processed by %s: %w", ev.ID, c.Name, err)
+	} else if n == 0 {
+		return false, nil // applied before: a redelivery or a replay changes nothing
+	}
+	if err := safeHandle(ctx, c, ev); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// safeHandle turns a panic into an error, so a bug parks the event like any failure.
+func safeHandle(ctx context.Context, c Consumer, ev events.Envelope) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("consumer %s panicked on %s: %v", c.Name, ev.ID, p)
+		}
+	}()
+	return c.Handle(ctx, ev)
+}
+
+// parkFailed records that consumer gave up on the event after attempts, in ctx's transaction.
+func (l *Ledger) parkFailed(ctx context.Context, consumer string, ev events.Envelope, payload []byte, cause error, attempts int) error {
+	if !json.Valid(payload) {
+		payload, _ = json.Marshal(string(payload)) // keep an undecodable payload readable as JSON
+	}
+	now := l.now()
+	if _, err := l.db.Write(ctx).ExecContext(ctx, l.park, consumer, ev.ID, string(ev.Type), string(payload), cause.Error(), attempts, now, now); err != nil {
+		return fmt.Errorf("park %s for %s: %w", ev.ID, consumer, err)
+	}
+	return nil
+}
+
+func (l *Ledger) now() time.Time { return l.clock.Now().UTC() }

@@ -1,0 +1,72 @@
+package compose
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	wm "github.com/ThreeDotsLabs/watermill"
+	"go.uber.org/fx"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/adapters/watermill"
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/ports/consumers"
+)
+
+// retentionEvery is how often consumed outbox rows are pruned.
+const retentionEvery = 10 * time.Minute
+
+// Events provides the event stream's consumers side: the router over every consumer of
+// the event_consumers group, the ledger of processed and parked events, and retention.
+// Nothing runs until Workers is part of the app (serve, demo and component tests).
+func Events() fx.Option {
+	return fx.Module("events",
+		fx.Provide(
+			func(db *sqldb.DB, c platform.Clock) *watermill.Ledger { return watermill.NewLedger(db, c) },
+			func(db *sqldb.DB) watermill.RouterConfig { return watermill.DefaultRouterConfig(db.Dialect) },
+			newEventRouter,
+			func(db *sqldb.DB, c platform.Clock, cfg Config) *watermill.Retention {
+				return watermill.NewRetention(db, c, cfg.EventsRetention)
+			},
+		),
+	)
+}
+
+type routerParams struct {
+	fx.In
+	DB        *sqldb.DB
+	Ledger    *watermill.Ledger
+	Wakeup    *watermill.Wakeup
+	Config    watermill.RouterConfig
+	Logger    wm.LoggerAdapter
+	Consumers []consumers.Consumer `group:"event_consumers"`
+}
+
+// newEventRouter maps the ports' consumers onto the adapter's (adapters never import ports).
+func newEventRouter(p routerParams) (*watermill.Router, error) {
+	cs := make([]watermill.Consumer, len(p.Consumers))
+	for i, c := range p.Consumers {
+		cs[i] = watermill.Consumer{Name: c.Name, Handle: c.Handle}
+	}
+	return watermill.NewRouter(p.DB, p.Ledger, p.Wakeup, cs, p.Config, p.Logger)
+}
+
+// Workers runs the background side: the event router (draining on stop), the
+// PostgreSQL LISTEN connection that wakes it when other instances commit, and retention.
+func Workers() fx.Option {
+	return fx.Invoke(func(lc fx.Lifecycle, cfg Config, db *sqldb.DB, r *watermill.Router, w *watermill.Wakeup, ret *watermill.Retention, wl wm.LoggerAdapter, logger *slog.Logger) {
+		if db.Dialect == sqldb.Postgres {
+			l := watermill.NewListener(cfg.DatabaseURL, w, wl)
+			lc.Append(fx.Hook{OnStart: l.Start, OnStop: l.Stop})
+		}
+		lc.Append(fx.Hook{OnStart: r.Start, OnStop: r.Stop})
+		runEvery(lc, retentionEvery, func(ctx context.Context) {
+			if n, err := ret.Run(ctx); err != nil {
+				logger.Warn("events retention", "error", err)
+			} else if n > 0 {
+				logger.Info("events retention", "deleted", n)
+			}
+		})
+	})
+}
