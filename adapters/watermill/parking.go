@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jmoiron/sqlx/types"
+
 	"github.com/creatorapi/creatorapi/application/events"
 )
 
@@ -14,7 +16,7 @@ type Failure struct {
 	Consumer      string          `json:"consumer" db:"consumer"`
 	EventID       string          `json:"eventId" db:"event_id"`
 	EventType     string          `json:"eventType" db:"event_type"`
-	Payload       json.RawMessage `json:"payload" db:"payload"`
+	Payload       types.JSONText  `json:"payload" db:"payload"`
 	Error         string          `json:"error" db:"error"`
 	Attempts      int             `json:"attempts" db:"attempts"`
 	FirstFailedAt time.Time       `json:"firstFailedAt" db:"first_failed_at"`

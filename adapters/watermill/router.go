@@ -205,6 +205,13 @@ type drainingSubscriber struct {
 	inflight sync.WaitGroup
 }
 
+// Subscribe detaches the subscription from ctx: the message router cancels its context
+// as soon as it starts closing, which would fail the batch's ack and roll back what
+// was already applied. Close alone ends the subscription, after the drain.
+func (d *drainingSubscriber) Subscribe(ctx context.Context, topic string) (<-chan *message.Message, error) {
+	return d.Subscriber.Subscribe(context.WithoutCancel(ctx), topic)
+}
+
 func (d *drainingSubscriber) enter() bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()

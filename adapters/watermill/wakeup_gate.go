@@ -3,6 +3,7 @@ package watermill
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 
 	wm "github.com/ThreeDotsLabs/watermill"
@@ -35,6 +36,8 @@ func newGate(db *sql.DB, signals, stop <-chan struct{}, idle, retry time.Duratio
 // HandleError implements wsql.BackoffManager: the waiting happens in BeginTx.
 func (g *gate) HandleError(logger wm.LoggerAdapter, noMsg bool, err error) time.Duration {
 	switch {
+	case err != nil && (errors.Is(err, context.Canceled) || isStopped(g.stop)):
+		return 0 // stopping: the subscriber notices its close at once
 	case err != nil:
 		logger.Error("Error querying for message", err, wm.LogFields{"wait_time": g.retry})
 		return g.retry
@@ -50,6 +53,15 @@ func (g *gate) HandleError(logger wm.LoggerAdapter, noMsg bool, err error) time.
 func (g *gate) BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error) {
 	g.wait(ctx)
 	return g.DB.BeginTx(ctx, opts)
+}
+
+func isStopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
 }
 
 func (g *gate) wait(ctx context.Context) {

@@ -60,7 +60,8 @@ func Workers() fx.Option {
 			l := watermill.NewListener(cfg.DatabaseURL, w, wl)
 			lc.Append(fx.Hook{OnStart: l.Start, OnStop: l.Stop})
 		}
-		lc.Append(fx.Hook{OnStart: r.Start, OnStop: r.Stop})
+		// Retention first, so that it stops after the router: on SQLite a retention run
+		// waiting for the writer must not hold up the router's drain.
 		runEvery(lc, retentionEvery, func(ctx context.Context) {
 			if n, err := ret.Run(ctx); err != nil {
 				logger.Warn("events retention", "error", err)
@@ -68,5 +69,6 @@ func Workers() fx.Option {
 				logger.Info("events retention", "deleted", n)
 			}
 		})
+		lc.Append(fx.Hook{OnStart: r.Start, OnStop: r.Stop})
 	})
 }
