@@ -22,9 +22,9 @@ const claimCandidates = 4
 // one statement that spans workspaces (the dispatcher serves them all); it joins each
 // delivery to its endpoint on workspace_id, and every later statement is scoped by it.
 type WebhookDispatch struct {
-	db                                 *sqldb.DB
-	subs                               *Webhooks
-	due, lease, leased, complete, free string
+	db                                         *sqldb.DB
+	subs                                       *Webhooks
+	anyDue, due, lease, leased, complete, free string
 }
 
 // NewWebhookDispatch prepares the statements for db's dialect.
@@ -37,6 +37,9 @@ func NewWebhookDispatch(db *sqldb.DB, subs *Webhooks) *WebhookDispatch {
 	}
 	return &WebhookDispatch{
 		db: db, subs: subs,
+		// A read that finds nothing due spares a write transaction (SQLite's single writer).
+		anyDue: db.Rebind(`SELECT COUNT(*) FROM (SELECT 1 FROM webhook_deliveries
+			WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?) LIMIT 1) AS due`),
 		due: db.Rebind(`SELECT d.id, d.workspace_id, d.subscription_id, d.event_id, d.event_type, d.payload, d.status, d.attempts,
 			d.cycle_attempts, d.cycle_failed_at, d.next_attempt_at, d.last_attempt_at, d.last_status, d.last_error, d.created_at, d.updated_at
 			FROM webhook_deliveries d
@@ -59,6 +62,13 @@ func NewWebhookDispatch(db *sqldb.DB, subs *Webhooks) *WebhookDispatch {
 // then another instance sends the delivery again (at least once).
 func (r *WebhookDispatch) ClaimDue(ctx context.Context, now, until time.Time, token string, limit int, room func(string) int) ([]webhooks.Lease, error) {
 	if limit <= 0 {
+		return nil, nil
+	}
+	var due int
+	if err := r.db.Read(ctx).GetContext(ctx, &due, r.anyDue, now, now); err != nil {
+		return nil, fmt.Errorf("claim deliveries: %w", err)
+	}
+	if due == 0 {
 		return nil, nil
 	}
 	var out []webhooks.Lease

@@ -18,6 +18,7 @@ func Modules(cfg Config) fx.Option {
 		Certificates(),
 		Analytics(),
 		RateLimits(),
+		Webhooks(),
 		Events(),
 		HTTP(),
 	)

@@ -1,0 +1,158 @@
+package webhooks
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	app "github.com/creatorapi/creatorapi/application/webhooks"
+	"github.com/creatorapi/creatorapi/application/webhooks/command"
+	"github.com/creatorapi/creatorapi/domain/webhooks"
+)
+
+// Limits bound the dispatcher's concurrency.
+type Limits struct {
+	Global      int // requests in flight at once, all endpoints together
+	PerEndpoint int // requests in flight at once to one endpoint
+}
+
+// DefaultLimits suit one instance on a small machine.
+var DefaultLimits = Limits{Global: 64, PerEndpoint: 16}
+
+// sendMargin is kept between an attempt's worst-case end and its lease's end.
+const sendMargin = 5 * time.Second
+
+// Clock is the injected time source (platform.Clock).
+type Clock interface{ Now() time.Time }
+
+// Dispatcher claims due deliveries and sends them. A claim never takes more than an
+// endpoint's free room, so every claimed delivery is sent at once: no delivery waits for
+// a slot while its lease runs out.
+type Dispatcher struct {
+	app    app.Application
+	sender *Sender
+	clock  Clock
+	logger *slog.Logger
+	limits Limits
+	signal *Signal
+
+	mu       sync.Mutex
+	idle     *sync.Cond
+	inFlight map[string]int // per endpoint
+	total    int
+}
+
+// NewDispatcher builds a dispatcher.
+func NewDispatcher(a app.Application, sender *Sender, clock Clock, logger *slog.Logger, limits Limits, signal *Signal) *Dispatcher {
+	d := &Dispatcher{app: a, sender: sender, clock: clock, logger: logger, limits: limits, signal: signal, inFlight: map[string]int{}}
+	d.idle = sync.NewCond(&d.mu)
+	return d
+}
+
+// Tick claims what the free room allows and starts sending it; it returns how many
+// deliveries it started.
+func (d *Dispatcher) Tick(ctx context.Context) (int, error) {
+	d.mu.Lock()
+	free := d.limits.Global - d.total
+	busy := make(map[string]int, len(d.inFlight))
+	for k, v := range d.inFlight {
+		busy[k] = v
+	}
+	d.mu.Unlock()
+	if free <= 0 {
+		return 0, nil
+	}
+	room := func(sub string) int { return d.limits.PerEndpoint - busy[sub] }
+	leases, err := d.app.Commands.ClaimDue.Handle(ctx, free, room)
+	if err != nil {
+		return 0, err
+	}
+	d.mu.Lock()
+	for _, l := range leases {
+		d.inFlight[l.Endpoint.ID]++
+		d.total++
+	}
+	d.mu.Unlock()
+	for _, l := range leases {
+		go d.attempt(l)
+	}
+	return len(leases), nil
+}
+
+// attempt sends one leased delivery and records the result. It runs on its own
+// context: stopping the service lets it finish (bounded by the timeout).
+func (d *Dispatcher) attempt(l webhooks.Lease) {
+	ctx := context.Background()
+	defer d.done(l.Endpoint.ID)
+	at := d.clock.Now()
+	if l.Until.Sub(at) < webhooks.Timeout+sendMargin {
+		// Too late to finish within the lease: another instance may claim it soon.
+		if err := d.app.Commands.Release.Handle(ctx, l); err != nil {
+			d.logger.Warn("release webhook delivery", "delivery", l.Delivery.ID, "error", err)
+		}
+		return
+	}
+	msg := Message{
+		URL: l.Endpoint.URL, DeliveryID: l.Delivery.ID, EventID: l.Delivery.EventID, EventType: l.Delivery.EventType,
+		Body: l.Delivery.Payload, Secrets: l.Endpoint.Signing(at), Timestamp: at.Unix(),
+	}
+	res := d.sender.Send(ctx, msg, at)
+	outcome, err := d.app.Commands.RecordAttempt.Handle(ctx, command.RecordAttempt{Lease: l, At: at, Result: res})
+	switch {
+	case errors.Is(err, command.ErrLeaseLost):
+		d.logger.Warn("webhook delivery lease lost; result dropped", "delivery", l.Delivery.ID)
+	case err != nil:
+		// The lease expires and the delivery is sent again: at least once.
+		d.logger.Error("record webhook attempt", "delivery", l.Delivery.ID, "error", err)
+	case outcome != webhooks.Succeeded:
+		d.logger.Info("webhook attempt failed", "delivery", l.Delivery.ID, "webhook", l.Endpoint.ID,
+			"status", res.StatusCode, "error", res.Error, "outcome", outcome)
+	}
+}
+
+func (d *Dispatcher) done(endpoint string) {
+	d.mu.Lock()
+	d.inFlight[endpoint]--
+	if d.inFlight[endpoint] <= 0 {
+		delete(d.inFlight, endpoint)
+	}
+	d.total--
+	if d.total == 0 {
+		d.idle.Broadcast()
+	}
+	d.mu.Unlock()
+	d.signal.Wake() // room freed: more may be claimable
+}
+
+// Wait blocks until no attempt is in flight.
+func (d *Dispatcher) Wait() {
+	d.mu.Lock()
+	for d.total > 0 {
+		d.idle.Wait()
+	}
+	d.mu.Unlock()
+}
+
+// RunDue sends everything due at the clock's current time, waits for every attempt to be
+// recorded, then sends due notices. Tests drive time with a manual clock and call it.
+func (d *Dispatcher) RunDue(ctx context.Context) error {
+	for {
+		n, err := d.Tick(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			d.Wait()
+			if n, err = d.Tick(ctx); err != nil {
+				return err
+			}
+			if n == 0 {
+				break
+			}
+		}
+	}
+	_, err := d.app.Commands.SendNotices.Handle(ctx)
+	return err
+}

@@ -1,0 +1,130 @@
+package webhooks
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/creatorapi/creatorapi/domain/webhooks"
+)
+
+// drainLimit bounds how much of a response is read to keep the connection reusable.
+const drainLimit = 64 << 10
+
+// Sender POSTs signed deliveries through a guarded dialer, never following redirects.
+type Sender struct {
+	client       *http.Client
+	allowPrivate bool
+	timeout      time.Duration
+}
+
+// NewSender builds a sender; perHost bounds idle connections kept per endpoint.
+func NewSender(guard Guard, perHost int) *Sender {
+	dialer := &net.Dialer{Timeout: webhooks.Timeout, KeepAlive: 30 * time.Second, Control: guard.Control}
+	transport := &http.Transport{
+		Proxy:                 nil, // a proxy would dial on our behalf, past the guard
+		DialContext:           dialer.DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          1024,
+		MaxIdleConnsPerHost:   perHost,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   webhooks.Timeout,
+		ResponseHeaderTimeout: webhooks.Timeout,
+	}
+	return &Sender{
+		client: &http.Client{
+			Transport:     transport,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+		allowPrivate: guard.AllowPrivate,
+		timeout:      webhooks.Timeout,
+	}
+}
+
+// Send makes one attempt; it never returns an error, the Result says what happened.
+func (s *Sender) Send(ctx context.Context, m Message, at time.Time) webhooks.Result {
+	start := time.Now()
+	res := s.send(ctx, m, at)
+	res.Latency = time.Since(start)
+	return res
+}
+
+func (s *Sender) send(ctx context.Context, m Message, at time.Time) webhooks.Result {
+	u, err := url.Parse(m.URL)
+	if err != nil || (u.Scheme != "https" && !(u.Scheme == "http" && s.allowPrivate)) {
+		return webhooks.Result{Transport: webhooks.TransportRefused, Error: "target refused: only https URLs are allowed"}
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.URL, bytes.NewReader(m.Body))
+	if err != nil {
+		return webhooks.Result{Transport: webhooks.TransportRefused, Error: "target refused: " + err.Error()}
+	}
+	req.Header = Headers(m)
+	req.ContentLength = int64(len(m.Body))
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return transportFailure(err)
+	}
+	defer resp.Body.Close()
+	head, readErr := io.ReadAll(io.LimitReader(resp.Body, webhooks.ResponseLogLimit))
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, drainLimit))
+	res := webhooks.Result{StatusCode: resp.StatusCode, Response: strings.ToValidUTF8(string(head), "\uFFFD")}
+	if readErr != nil && !errors.Is(readErr, io.EOF) && resp.StatusCode/100 != 2 {
+		res.Error = "reading response: " + readErr.Error()
+	}
+	if resp.StatusCode == http.StatusTooManyRequests {
+		res.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), at)
+	}
+	if resp.StatusCode/100 == 3 {
+		res.Error = "redirect not followed (Location: " + resp.Header.Get("Location") + ")"
+	}
+	return res
+}
+
+func transportFailure(err error) webhooks.Result {
+	var netErr net.Error
+	switch {
+	case errors.Is(err, ErrRefusedAddress):
+		return webhooks.Result{Transport: webhooks.TransportRefused, Error: "target refused: " + innermost(err)}
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		return webhooks.Result{Transport: webhooks.TransportTimeout, Error: fmt.Sprintf("timeout after %s", webhooks.Timeout)}
+	default:
+		return webhooks.Result{Transport: webhooks.TransportNetwork, Error: innermost(err)}
+	}
+}
+
+// innermost drops the "Post URL:" wrapping: the attempt log already knows the URL.
+func innermost(err error) string {
+	var uerr *url.Error
+	if errors.As(err, &uerr) {
+		return uerr.Err.Error()
+	}
+	return err.Error()
+}
+
+// retryAfter reads seconds or an HTTP date; 0 when absent or malformed.
+func retryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.Atoi(v); err == nil {
+		if secs < 0 {
+			return 0
+		}
+		return time.Duration(secs) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}

@@ -1,0 +1,66 @@
+package command
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/webhooks/query"
+	"github.com/creatorapi/creatorapi/domain/webhooks"
+)
+
+// CreateWebhook subscribes url to the chosen public event types.
+type CreateWebhook struct {
+	WorkspaceID string
+	URL         string
+	Events      []string
+}
+
+// WebhookWithSecret is an endpoint with its signing secret, shown this once.
+type WebhookWithSecret struct {
+	query.Webhook
+	SigningSecret string `json:"signingSecret"`
+}
+
+// CreateWebhookHandler handles CreateWebhook.
+type CreateWebhookHandler struct{ d Deps }
+
+// NewCreateWebhookHandler builds the handler.
+func NewCreateWebhookHandler(d Deps) CreateWebhookHandler { return CreateWebhookHandler{d: d} }
+
+// Handle draws a 256-bit secret, stores it sealed and returns it once.
+func (h CreateWebhookHandler) Handle(ctx context.Context, cmd CreateWebhook) (WebhookWithSecret, error) {
+	types, err := webhooks.ParseEventTypes(cmd.Events, PublicTypeNames())
+	if err != nil {
+		return WebhookWithSecret{}, err
+	}
+	secret, err := webhooks.GenerateSecret(rand.Reader)
+	if err != nil {
+		return WebhookWithSecret{}, err
+	}
+	s, err := webhooks.NewSubscription(h.d.IDs.New(webhooks.IDPrefix), cmd.WorkspaceID, cmd.URL, types, secret,
+		h.d.Settings.AllowHTTP, h.d.Clock.Now())
+	if err != nil {
+		return WebhookWithSecret{}, err
+	}
+	err = h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		if err := h.d.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+			return err
+		}
+		return h.d.Subs.Add(ctx, s)
+	})
+	if err != nil {
+		return WebhookWithSecret{}, fmt.Errorf("create webhook: %w", err)
+	}
+	return WebhookWithSecret{Webhook: query.View(s), SigningSecret: secret.String()}, nil
+}
+
+// PublicTypeNames lists the 13 types receivers may subscribe to.
+func PublicTypeNames() []string {
+	out := make([]string, len(events.PublicTypes))
+	for i, t := range events.PublicTypes {
+		out[i] = string(t)
+	}
+	return out
+}

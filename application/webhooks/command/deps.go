@@ -1,0 +1,71 @@
+// Package command changes webhook endpoints and moves deliveries along: fan-out,
+// claiming, recording attempts, resending, notices and retention.
+package command
+
+import (
+	"context"
+	"time"
+
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+	"github.com/creatorapi/creatorapi/domain/webhooks"
+)
+
+// Workspaces answers what webhooks need from the workspaces module.
+type Workspaces interface {
+	Exists(ctx context.Context, workspaceID string) (bool, error)
+	// OwnerEmail is where operational notices go.
+	OwnerEmail(ctx context.Context, workspaceID string) (string, error)
+}
+
+// Waker tells the dispatcher that deliveries may be due (an in-process hint; the
+// dispatcher also polls, so a lost hint only costs latency).
+type Waker interface {
+	Wake()
+}
+
+// Mailer sends an e-mail notice. Sending twice is acceptable, losing one is not.
+type Mailer interface {
+	Send(ctx context.Context, n webhooks.Notice) error
+}
+
+// Retention deletes the delivery log older than a time.
+type Retention interface {
+	Prune(ctx context.Context, before time.Time) (int, error)
+}
+
+// Settings are the module's tunables (CREATORAPI_WEBHOOK_*).
+type Settings struct {
+	AllowHTTP    bool            // CREATORAPI_WEBHOOK_ALLOW_PRIVATE also allows http:// targets
+	Policy       webhooks.Policy // retry schedule and Retry-After cap
+	DisableAfter time.Duration   // a failing streak this long disables the endpoint
+	Lease        time.Duration   // how long a claimed delivery belongs to its dispatcher
+	Retention    time.Duration   // how long the delivery log is kept
+}
+
+// Deps are the ports the commands use.
+type Deps struct {
+	Tx         platform.Transactor
+	Subs       webhooks.Repository
+	Deliveries webhooks.Deliveries
+	Dispatch   webhooks.Dispatch
+	Notices    webhooks.Notices
+	Retention  Retention
+	Workspaces Workspaces
+	Mailer     Mailer
+	Waker      Waker
+	IDs        platform.IDs
+	Clock      platform.Clock
+	Settings   Settings
+}
+
+func (d Deps) requireWorkspace(ctx context.Context, workspaceID string) error {
+	ok, err := d.Workspaces.Exists(ctx, workspaceID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return kernel.NotFound("workspace %s not found", workspaceID)
+	}
+	return nil
+}

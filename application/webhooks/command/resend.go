@@ -1,0 +1,105 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/creatorapi/creatorapi/application/webhooks/query"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+	"github.com/creatorapi/creatorapi/domain/webhooks"
+)
+
+// ResendDelivery sends one delivery again, with the same id and bytes.
+type ResendDelivery struct {
+	WorkspaceID string
+	DeliveryID  string
+}
+
+// ResendDeliveryHandler handles ResendDelivery.
+type ResendDeliveryHandler struct{ d Deps }
+
+// NewResendDeliveryHandler builds the handler.
+func NewResendDeliveryHandler(d Deps) ResendDeliveryHandler { return ResendDeliveryHandler{d: d} }
+
+// Handle makes the delivery due now with a fresh retry schedule.
+func (h ResendDeliveryHandler) Handle(ctx context.Context, cmd ResendDelivery) (query.Delivery, error) {
+	var out query.Delivery
+	err := h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		d, err := h.d.Deliveries.Get(ctx, cmd.WorkspaceID, cmd.DeliveryID)
+		if err != nil {
+			return err
+		}
+		s, err := h.d.Subs.Get(ctx, cmd.WorkspaceID, d.SubscriptionID)
+		if err != nil {
+			return err
+		}
+		if s.Status != webhooks.Enabled {
+			return webhooks.ErrNotResendable(d.ID)
+		}
+		d.Resend(h.d.Clock.Now())
+		if err := h.d.Deliveries.Save(ctx, d); err != nil {
+			return err
+		}
+		logs, err := h.d.Deliveries.Attempts(ctx, cmd.WorkspaceID, []string{d.ID})
+		out = query.DeliveryView(d, logs[d.ID])
+		return err
+	})
+	if err != nil {
+		return query.Delivery{}, fmt.Errorf("resend delivery: %w", err)
+	}
+	h.d.Waker.Wake()
+	return out, nil
+}
+
+// RecoverDeliveries resends every failed delivery of an endpoint created in [Since, Until).
+type RecoverDeliveries struct {
+	WorkspaceID string
+	WebhookID   string
+	Since       time.Time
+	Until       *time.Time // nil: now
+}
+
+// Recovered counts the deliveries made due again.
+type Recovered struct {
+	Recovered int `json:"recovered"`
+}
+
+// RecoverDeliveriesHandler handles RecoverDeliveries.
+type RecoverDeliveriesHandler struct{ d Deps }
+
+// NewRecoverDeliveriesHandler builds the handler.
+func NewRecoverDeliveriesHandler(d Deps) RecoverDeliveriesHandler {
+	return RecoverDeliveriesHandler{d: d}
+}
+
+// Handle refuses a disabled endpoint: enable it first, then recover.
+func (h RecoverDeliveriesHandler) Handle(ctx context.Context, cmd RecoverDeliveries) (Recovered, error) {
+	now := h.d.Clock.Now()
+	until := now.Add(time.Microsecond)
+	if cmd.Until != nil {
+		until = *cmd.Until
+	}
+	if !cmd.Since.Before(until) {
+		return Recovered{}, kernel.Invalid("since", "since must be before until")
+	}
+	var n int
+	err := h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		s, err := h.d.Subs.Get(ctx, cmd.WorkspaceID, cmd.WebhookID)
+		if err != nil {
+			return err
+		}
+		if s.Status != webhooks.Enabled {
+			return kernel.Invalid("id", "webhook %s is disabled: enable it first", s.ID)
+		}
+		n, err = h.d.Deliveries.ResendFailed(ctx, cmd.WorkspaceID, cmd.WebhookID, cmd.Since, until, now)
+		return err
+	})
+	if err != nil {
+		return Recovered{}, fmt.Errorf("recover deliveries: %w", err)
+	}
+	if n > 0 {
+		h.d.Waker.Wake()
+	}
+	return Recovered{Recovered: n}, nil
+}

@@ -1,0 +1,44 @@
+package command
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/application/webhooks/query"
+	"github.com/creatorapi/creatorapi/domain/webhooks"
+)
+
+// RotateSecret gives an endpoint a new signing secret.
+type RotateSecret struct {
+	WorkspaceID string
+	WebhookID   string
+}
+
+// RotateSecretHandler handles RotateSecret.
+type RotateSecretHandler struct{ d Deps }
+
+// NewRotateSecretHandler builds the handler.
+func NewRotateSecretHandler(d Deps) RotateSecretHandler { return RotateSecretHandler{d: d} }
+
+// Handle returns the new secret once; requests carry both signatures for 24 hours.
+func (h RotateSecretHandler) Handle(ctx context.Context, cmd RotateSecret) (WebhookWithSecret, error) {
+	next, err := webhooks.GenerateSecret(rand.Reader)
+	if err != nil {
+		return WebhookWithSecret{}, err
+	}
+	var out query.Webhook
+	err = h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		s, err := h.d.Subs.GetForUpdate(ctx, cmd.WorkspaceID, cmd.WebhookID)
+		if err != nil {
+			return err
+		}
+		s.Rotate(next, h.d.Clock.Now())
+		out = query.View(s)
+		return h.d.Subs.Save(ctx, s)
+	})
+	if err != nil {
+		return WebhookWithSecret{}, fmt.Errorf("rotate webhook secret: %w", err)
+	}
+	return WebhookWithSecret{Webhook: out, SigningSecret: next.String()}, nil
+}

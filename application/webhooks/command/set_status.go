@@ -1,0 +1,49 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/application/webhooks/query"
+	"github.com/creatorapi/creatorapi/domain/webhooks"
+)
+
+// SetWebhookStatus enables or disables an endpoint by hand.
+type SetWebhookStatus struct {
+	WorkspaceID string
+	WebhookID   string
+	Enabled     bool
+}
+
+// SetWebhookStatusHandler handles SetWebhookStatus.
+type SetWebhookStatusHandler struct{ d Deps }
+
+// NewSetWebhookStatusHandler builds the handler.
+func NewSetWebhookStatusHandler(d Deps) SetWebhookStatusHandler { return SetWebhookStatusHandler{d: d} }
+
+// Handle is idempotent. Enabling resumes pending deliveries and restarts the failing
+// streak; deliveries that failed meanwhile are recovered separately (RecoverDeliveries).
+func (h SetWebhookStatusHandler) Handle(ctx context.Context, cmd SetWebhookStatus) (query.Webhook, error) {
+	var out query.Webhook
+	err := h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		s, err := h.d.Subs.GetForUpdate(ctx, cmd.WorkspaceID, cmd.WebhookID)
+		if err != nil {
+			return err
+		}
+		now := h.d.Clock.Now()
+		if cmd.Enabled {
+			s.Enable(now)
+		} else {
+			s.Disable(webhooks.ByOperator, now)
+		}
+		out = query.View(s)
+		return h.d.Subs.Save(ctx, s)
+	})
+	if err != nil {
+		return query.Webhook{}, fmt.Errorf("set webhook status: %w", err)
+	}
+	if cmd.Enabled {
+		h.d.Waker.Wake()
+	}
+	return out, nil
+}

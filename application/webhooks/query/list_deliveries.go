@@ -1,0 +1,64 @@
+package query
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+	"github.com/creatorapi/creatorapi/domain/webhooks"
+)
+
+// DeliveryPages reads an endpoint's deliveries, newest first.
+type DeliveryPages interface {
+	Page(ctx context.Context, workspaceID, subscriptionID, status string, req platform.PageRequest) (platform.Page[*webhooks.Delivery], error)
+	Attempts(ctx context.Context, workspaceID string, deliveryIDs []string) (map[string][]webhooks.Attempt, error)
+}
+
+// ListDeliveries asks for one page of an endpoint's deliveries; Status "" means any.
+type ListDeliveries struct {
+	WorkspaceID string
+	WebhookID   string
+	Status      string
+	Page        platform.PageRequest
+}
+
+// ListDeliveriesHandler handles ListDeliveries.
+type ListDeliveriesHandler struct {
+	subs  webhooks.Repository
+	pages DeliveryPages
+}
+
+// NewListDeliveriesHandler builds the handler.
+func NewListDeliveriesHandler(subs webhooks.Repository, pages DeliveryPages) ListDeliveriesHandler {
+	return ListDeliveriesHandler{subs: subs, pages: pages}
+}
+
+// Handle returns the page with each delivery's attempt log (kept 30 days).
+func (h ListDeliveriesHandler) Handle(ctx context.Context, q ListDeliveries) (platform.Page[Delivery], error) {
+	switch webhooks.DeliveryStatus(q.Status) {
+	case "", webhooks.Pending, webhooks.DeliverySucceeded, webhooks.DeliveryFailed:
+	default:
+		return platform.Page[Delivery]{}, kernel.Invalid("status", "status must be pending, succeeded or failed")
+	}
+	if _, err := h.subs.Get(ctx, q.WorkspaceID, q.WebhookID); err != nil {
+		return platform.Page[Delivery]{}, err
+	}
+	page, err := h.pages.Page(ctx, q.WorkspaceID, q.WebhookID, q.Status, q.Page)
+	if err != nil {
+		return platform.Page[Delivery]{}, fmt.Errorf("list deliveries: %w", err)
+	}
+	ids := make([]string, len(page.Items))
+	for i, d := range page.Items {
+		ids[i] = d.ID
+	}
+	logs, err := h.pages.Attempts(ctx, q.WorkspaceID, ids)
+	if err != nil {
+		return platform.Page[Delivery]{}, fmt.Errorf("list deliveries: %w", err)
+	}
+	out := platform.Page[Delivery]{HasMore: page.HasMore, Next: page.Next, Items: make([]Delivery, 0, len(page.Items))}
+	for _, d := range page.Items {
+		out.Items = append(out.Items, DeliveryView(d, logs[d.ID]))
+	}
+	return out, nil
+}

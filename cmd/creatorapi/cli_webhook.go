@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"strings"
+	"time"
+
+	"github.com/creatorapi/creatorapi/application/webhooks"
+	"github.com/creatorapi/creatorapi/application/webhooks/command"
+)
+
+func (c *CLI) webhook(args []string) error {
+	if len(args) == 0 {
+		return usageError("usage: creatorapi webhook create|list|disable|enable ...")
+	}
+	switch args[0] {
+	case "create":
+		return c.webhookCreate(args[1:])
+	case "list":
+		return c.webhookList(args[1:])
+	case "disable":
+		return c.webhookSetStatus("disable", false, args[1:])
+	case "enable":
+		return c.webhookSetStatus("enable", true, args[1:])
+	}
+	return usageError("unknown webhook command " + args[0] + "; use create, list, disable or enable")
+}
+
+func (c *CLI) webhookCreate(args []string) error {
+	fs := flag.NewFlagSet("webhook create", flag.ContinueOnError)
+	ws := fs.String("workspace", "", "workspace id (org_...)")
+	url := fs.String("url", "", "https URL that receives the events")
+	evs := fs.String("events", "", "comma-separated event types: "+strings.Join(command.PublicTypeNames(), ","))
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	for flagName, v := range map[string]string{"workspace": *ws, "url": *url, "events": *evs} {
+		if err := required(flagName, v); err != nil {
+			return err
+		}
+	}
+	var app webhooks.Application
+	return c.withModules(func(ctx context.Context) error {
+		w, err := app.Commands.CreateWebhook.Handle(ctx, command.CreateWebhook{
+			WorkspaceID: *ws, URL: *url, Events: strings.Split(*evs, ","),
+		})
+		if err != nil {
+			return err
+		}
+		return c.printJSON(struct {
+			ID            string    `json:"id"`
+			URL           string    `json:"url"`
+			Events        []string  `json:"events"`
+			Status        string    `json:"status"`
+			SigningSecret string    `json:"signingSecret"`
+			CreatedAt     time.Time `json:"createdAt"`
+		}{w.ID, w.URL, w.Events, w.Status, w.SigningSecret, w.CreatedAt})
+	}, &app)
+}
+
+func (c *CLI) webhookList(args []string) error {
+	fs := flag.NewFlagSet("webhook list", flag.ContinueOnError)
+	ws := fs.String("workspace", "", "workspace id (org_...)")
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := required("workspace", *ws); err != nil {
+		return err
+	}
+	var app webhooks.Application
+	return c.withModules(func(ctx context.Context) error {
+		list, err := app.Queries.ListWebhooks.Handle(ctx, *ws)
+		if err != nil {
+			return err
+		}
+		return c.printJSON(map[string]any{"data": list})
+	}, &app)
+}
+
+func (c *CLI) webhookSetStatus(verb string, enabled bool, args []string) error {
+	fs := flag.NewFlagSet("webhook "+verb, flag.ContinueOnError)
+	ws := fs.String("workspace", "", "workspace id (org_...)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := required("workspace", *ws); err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError("usage: creatorapi webhook " + verb + " --workspace ORG WEBHOOK_ID")
+	}
+	var app webhooks.Application
+	return c.withModules(func(ctx context.Context) error {
+		w, err := app.Commands.SetWebhookStatus.Handle(ctx, command.SetWebhookStatus{WorkspaceID: *ws, WebhookID: pos[0], Enabled: enabled})
+		if err != nil {
+			return err
+		}
+		return c.printJSON(w)
+	}, &app)
+}

@@ -1,0 +1,153 @@
+package compose
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"go.uber.org/fx"
+
+	"github.com/creatorapi/creatorapi/adapters/mail"
+	"github.com/creatorapi/creatorapi/adapters/secrets"
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/webhooks"
+	"github.com/creatorapi/creatorapi/application/webhooks/command"
+	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
+	"github.com/creatorapi/creatorapi/ports/consumers"
+	"github.com/creatorapi/creatorapi/ports/http/operator"
+)
+
+// Webhook background work and its periods.
+const (
+	webhookLease        = time.Minute // > 10 s timeout + margin: a claimed delivery is sent within it
+	webhookRetention    = 30 * 24 * time.Hour
+	webhookMaxRetryWait = 24 * time.Hour // cap on a 429's Retry-After
+	webhookNoticesEvery = 10 * time.Second
+	webhookPruneEvery   = time.Hour
+)
+
+// WebhookDispatching says whether the dispatcher, notifier and pruning run in the
+// background. Tests that drive time by hand replace it with {Background: false} and call
+// Dispatcher.RunDue themselves.
+type WebhookDispatching struct {
+	Background bool
+	Limits     adapterwebhooks.Limits
+}
+
+// Webhooks wires signed webhook delivery: endpoints, the fan-out consumer, the dispatcher,
+// notices and retention.
+func Webhooks() fx.Option {
+	return fx.Module("webhooks",
+		fx.Provide(
+			func() WebhookDispatching {
+				return WebhookDispatching{Background: true, Limits: adapterwebhooks.DefaultLimits}
+			},
+			func(k secrets.MasterKey) (*secrets.Box, error) { return secrets.NewBox(k.For("webhook-secrets/v1")) },
+			func(db *sqldb.DB, box *secrets.Box) *sqlstore.Webhooks { return sqlstore.NewWebhooks(db, box) },
+			sqlstore.NewWebhookDeliveries,
+			sqlstore.NewWebhookDispatch,
+			sqlstore.NewWebhookNotices,
+			sqlstore.NewWebhookRetention,
+			adapterwebhooks.NewSignal,
+			newMailer,
+			newWebhooksApp,
+			func(cfg Config, d WebhookDispatching) *adapterwebhooks.Sender {
+				return adapterwebhooks.NewSender(adapterwebhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivate}, d.Limits.PerEndpoint)
+			},
+			func(a webhooks.Application, s *adapterwebhooks.Sender, c platform.Clock, l *slog.Logger, d WebhookDispatching, sig *adapterwebhooks.Signal) *adapterwebhooks.Dispatcher {
+				return adapterwebhooks.NewDispatcher(a, s, c, l, d.Limits, sig)
+			},
+			operatorRoutes(operator.WebhookRoutes),
+			eventConsumer(consumers.WebhookFanOut),
+		),
+		fx.Invoke(runWebhookWorkers),
+	)
+}
+
+type webhooksParams struct {
+	fx.In
+	Config     Config
+	Tx         platform.Transactor
+	Subs       *sqlstore.Webhooks
+	Deliveries *sqlstore.WebhookDeliveries
+	Dispatch   *sqlstore.WebhookDispatch
+	Notices    *sqlstore.WebhookNotices
+	Retention  *sqlstore.WebhookRetention
+	Workspaces *sqlstore.Workspaces
+	Mailer     command.Mailer
+	Signal     *adapterwebhooks.Signal
+	IDs        platform.IDs
+	Clock      platform.Clock
+}
+
+func newWebhooksApp(p webhooksParams) webhooks.Application {
+	return webhooks.New(webhooks.Deps{
+		Deps: command.Deps{
+			Tx: p.Tx, Subs: p.Subs, Deliveries: p.Deliveries, Dispatch: p.Dispatch, Notices: p.Notices,
+			Retention: p.Retention, Workspaces: workspaceOwners{p.Workspaces}, Mailer: p.Mailer, Waker: p.Signal,
+			IDs: p.IDs, Clock: p.Clock,
+			Settings: command.Settings{
+				AllowHTTP:    p.Config.WebhookAllowPrivate,
+				Policy:       domainwebhooks.Policy{Schedule: p.Config.WebhookRetrySchedule, MaxRetryAfter: webhookMaxRetryWait},
+				DisableAfter: p.Config.WebhookDisableAfter,
+				Lease:        webhookLease,
+				Retention:    webhookRetention,
+			},
+		},
+		Pages: p.Deliveries,
+	})
+}
+
+// newMailer sends through CREATORAPI_SMTP_URL, or into the data folder when it is unset.
+func newMailer(cfg Config, logger *slog.Logger) (command.Mailer, error) {
+	if cfg.SMTPURL == "" {
+		return mail.NewFiles(cfg.DataDir, logger), nil
+	}
+	return mail.NewSMTP(cfg.SMTPURL)
+}
+
+// workspaceOwners adapts the workspaces store to the webhooks module's port.
+type workspaceOwners struct{ ws *sqlstore.Workspaces }
+
+func (o workspaceOwners) Exists(ctx context.Context, id string) (bool, error) {
+	return o.ws.Exists(ctx, id)
+}
+
+func (o workspaceOwners) OwnerEmail(ctx context.Context, id string) (string, error) {
+	w, err := o.ws.Get(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return w.OwnerEmail, nil
+}
+
+// runWebhookWorkers runs the dispatcher loop, the notifier and pruning between start and stop.
+func runWebhookWorkers(lc fx.Lifecycle, d WebhookDispatching, disp *adapterwebhooks.Dispatcher, a webhooks.Application, logger *slog.Logger) {
+	if !d.Background {
+		return
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	lc.Append(fx.Hook{
+		OnStart: func(context.Context) error {
+			go func() { defer close(done); disp.Run(stop) }()
+			return nil
+		},
+		OnStop: func(context.Context) error { close(stop); <-done; return nil },
+	})
+	runEvery(lc, webhookNoticesEvery, func(ctx context.Context) {
+		if _, err := a.Commands.SendNotices.Handle(ctx); err != nil {
+			logger.Warn("send webhook notices", "error", err)
+		}
+	})
+	runEvery(lc, webhookPruneEvery, func(ctx context.Context) {
+		if n, err := a.Commands.PruneLog.Handle(ctx); err != nil {
+			logger.Warn("prune webhook log", "error", err)
+		} else if n > 0 {
+			logger.Info("pruned webhook log", "rows", n)
+		}
+	})
+}
