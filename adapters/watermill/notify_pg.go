@@ -2,31 +2,34 @@ package watermill
 
 import (
 	"context"
+	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"time"
 
 	wm "github.com/ThreeDotsLabs/watermill"
-	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // NotifyChannel is the PostgreSQL channel the outbox notifies when events commit.
 const NotifyChannel = "creatorapi_events"
 
 // Listener wakes this instance's subscribers when any instance commits events: it
-// LISTENs on NotifyChannel on a dedicated connection (LISTEN needs one session, which
-// database/sql pools do not offer). It reconnects after errors, and wakes subscribers
-// on every (re)connect since notifications sent while it was away are lost.
+// LISTENs on NotifyChannel on one connection it keeps out of the pool (LISTEN needs a
+// session of its own; borrowing it from the pool adds no connection to the server). It
+// reconnects after errors, and wakes subscribers on every (re)connect since
+// notifications sent while it was away are lost.
 type Listener struct {
-	dsn    string
+	db     *sql.DB
 	wake   *Wakeup
 	logger wm.LoggerAdapter
 	cancel context.CancelFunc
 	done   chan struct{}
 }
 
-// NewListener builds a listener on the PostgreSQL database at dsn.
-func NewListener(dsn string, wake *Wakeup, logger wm.LoggerAdapter) *Listener {
-	return &Listener{dsn: dsn, wake: wake, logger: logger}
+// NewListener builds a listener on db, a pgx (database/sql) pool.
+func NewListener(db *sql.DB, wake *Wakeup, logger wm.LoggerAdapter) *Listener {
+	return &Listener{db: db, wake: wake, logger: logger}
 }
 
 // Start connects once (failing fast on a bad DSN), then listens in the background.
@@ -55,24 +58,25 @@ func (l *Listener) Stop(ctx context.Context) error {
 	}
 }
 
-func (l *Listener) connect(ctx context.Context) (*pgx.Conn, error) {
-	conn, err := pgx.Connect(ctx, l.dsn)
+// connect borrows a connection from the pool and LISTENs on it.
+func (l *Listener) connect(ctx context.Context) (*sql.Conn, error) {
+	conn, err := l.db.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("events listener: connect: %w", err)
 	}
-	if _, err := conn.Exec(ctx, "LISTEN "+NotifyChannel); err != nil {
-		_ = conn.Close(ctx)
+	if _, err := conn.ExecContext(ctx, "LISTEN "+NotifyChannel); err != nil {
+		_ = conn.Close()
 		return nil, fmt.Errorf("events listener: listen: %w", err)
 	}
 	return conn, nil
 }
 
-func (l *Listener) run(ctx context.Context, conn *pgx.Conn) {
+func (l *Listener) run(ctx context.Context, conn *sql.Conn) {
 	defer close(l.done)
 	backoff := 100 * time.Millisecond
 	for {
 		err := l.listen(ctx, conn)
-		_ = conn.Close(context.Background())
+		_ = conn.Close()
 		if ctx.Err() != nil {
 			return
 		}
@@ -93,11 +97,28 @@ func (l *Listener) run(ctx context.Context, conn *pgx.Conn) {
 	}
 }
 
-func (l *Listener) listen(ctx context.Context, conn *pgx.Conn) error {
-	for {
-		if _, err := conn.WaitForNotification(ctx); err != nil {
-			return err
+// listen waits for notifications on the pgx connection under conn. When it ends, the
+// connection goes back to the pool only if it is healthy and no longer listening.
+func (l *Listener) listen(ctx context.Context, conn *sql.Conn) error {
+	return conn.Raw(func(driverConn any) error {
+		sc, ok := driverConn.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("events listener: %T is not a pgx connection", driverConn)
 		}
-		l.wake.Notify()
-	}
+		pc := sc.Conn()
+		for {
+			if _, err := pc.WaitForNotification(ctx); err != nil {
+				if pc.IsClosed() {
+					return driver.ErrBadConn
+				}
+				uctx, cancel := context.WithTimeout(context.Background(), time.Second)
+				defer cancel()
+				if _, uerr := pc.Exec(uctx, "UNLISTEN *"); uerr != nil {
+					return driver.ErrBadConn
+				}
+				return err
+			}
+			l.wake.Notify()
+		}
+	})
 }

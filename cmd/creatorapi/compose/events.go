@@ -57,7 +57,7 @@ func newEventRouter(p routerParams) (*watermill.Router, error) {
 func Workers() fx.Option {
 	return fx.Invoke(func(lc fx.Lifecycle, cfg Config, db *sqldb.DB, r *watermill.Router, w *watermill.Wakeup, ret *watermill.Retention, wl wm.LoggerAdapter, logger *slog.Logger) {
 		if db.Dialect == sqldb.Postgres {
-			l := watermill.NewListener(cfg.DatabaseURL, w, wl)
+			l := watermill.NewListener(db.Writer.DB, w, wl)
 			lc.Append(fx.Hook{OnStart: l.Start, OnStop: l.Stop})
 		}
 		// Retention first, so that it stops after the router: on SQLite a retention run
