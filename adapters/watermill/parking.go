@@ -13,15 +13,15 @@ import (
 
 // Failure is an event a consumer parked after its retries.
 type Failure struct {
-	Consumer      string          `json:"consumer" db:"consumer"`
-	EventID       string          `json:"eventId" db:"event_id"`
-	EventType     string          `json:"eventType" db:"event_type"`
-	Payload       types.JSONText  `json:"payload" db:"payload"`
-	Error         string          `json:"error" db:"error"`
-	Attempts      int             `json:"attempts" db:"attempts"`
-	FirstFailedAt time.Time       `json:"firstFailedAt" db:"first_failed_at"`
-	LastFailedAt  time.Time       `json:"lastFailedAt" db:"last_failed_at"`
-	ReplayedAt    *time.Time      `json:"replayedAt" db:"replayed_at"`
+	Consumer      string         `json:"consumer" db:"consumer"`
+	EventID       string         `json:"eventId" db:"event_id"`
+	EventType     string         `json:"eventType" db:"event_type"`
+	Payload       types.JSONText `json:"payload" db:"payload"`
+	Error         string         `json:"error" db:"error"`
+	Attempts      int            `json:"attempts" db:"attempts"`
+	FirstFailedAt time.Time      `json:"firstFailedAt" db:"first_failed_at"`
+	LastFailedAt  time.Time      `json:"lastFailedAt" db:"last_failed_at"`
+	ReplayedAt    *time.Time     `json:"replayedAt" db:"replayed_at"`
 }
 
 // Failures lists parked events, of one consumer or ("") of all, replayed ones included.

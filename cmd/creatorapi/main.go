@@ -21,6 +21,8 @@ const usage = `usage: creatorapi <command> [flags]
   key create --workspace ORG --name N --scopes s1,s2 [--per-minute N --per-day N]
   key list --workspace ORG
   key revoke --workspace ORG KEY_ID
+  events failed [--consumer C]            list events consumers parked after failing (JSON)
+  events replay [--consumer C] [EVENT_ID] run parked events through their consumer again
   webhook create --workspace ORG --url U --events t1,t2
   webhook list --workspace ORG
   webhook disable|enable --workspace ORG WEBHOOK_ID
@@ -46,6 +48,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cli.workspace(args[1:])
 	case "key":
 		err = cli.key(args[1:])
+	case "events":
+		err = cli.events(args[1:])
 	case "webhook":
 		err = cli.webhook(args[1:])
 	case "help", "-h", "--help":
