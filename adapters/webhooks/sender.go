@@ -128,3 +128,11 @@ func retryAfter(v string, now time.Time) time.Duration {
 	}
 	return 0
 }
+
+// WithTimeout returns a copy that gives up after d instead of the contract's 10 s
+// (tests exercise the timeout path without waiting 10 s).
+func (s *Sender) WithTimeout(d time.Duration) *Sender {
+	c := *s
+	c.timeout = d
+	return &c
+}
