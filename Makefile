@@ -32,3 +32,4 @@ lint:
 # fiber handler, on SQLite and on PostgreSQL (PG_URL); BENCH_FLAGS e.g. -duration 10s.
 bench:
 	CREATORAPI_BENCH_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/bench $(BENCH_FLAGS)
+	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/eventsbench
