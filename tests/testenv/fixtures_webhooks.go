@@ -19,6 +19,7 @@ import (
 	"go.uber.org/fx"
 
 	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
+	"github.com/creatorapi/creatorapi/application/webhooks"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
 )
 
@@ -30,11 +31,18 @@ import (
 type WebhookEnv struct {
 	*Env
 	Dispatcher *adapterwebhooks.Dispatcher
+	App        webhooks.Application
 }
 
 // StartWebhooks boots the service; configure adjusts the configuration (nil: defaults
 // with CREATORAPI_WEBHOOK_ALLOW_PRIVATE=true, since receivers listen on loopback).
 func StartWebhooks(t testing.TB, databaseURL string, configure func(*compose.Config), extra ...fx.Option) *WebhookEnv {
+	t.Helper()
+	return StartWebhooksLimited(t, databaseURL, configure, adapterwebhooks.DefaultLimits, extra...)
+}
+
+// StartWebhooksLimited is StartWebhooks with the dispatcher's concurrency limits.
+func StartWebhooksLimited(t testing.TB, databaseURL string, configure func(*compose.Config), limits adapterwebhooks.Limits, extra ...fx.Option) *WebhookEnv {
 	t.Helper()
 	w := &WebhookEnv{}
 	opts := append([]fx.Option{
@@ -45,8 +53,8 @@ func StartWebhooks(t testing.TB, databaseURL string, configure func(*compose.Con
 			}
 			return c
 		}),
-		fx.Replace(compose.WebhookDispatching{Background: false, Limits: adapterwebhooks.DefaultLimits}),
-		fx.Populate(&w.Dispatcher),
+		fx.Replace(compose.WebhookDispatching{Background: false, Limits: limits}),
+		fx.Populate(&w.Dispatcher, &w.App),
 	}, extra...)
 	w.Env = Start(t, databaseURL, opts...)
 	return w
