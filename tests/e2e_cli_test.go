@@ -177,4 +177,3 @@ func mustJSON(t *testing.T, raw []byte, v any) {
 		t.Fatalf("not one JSON object on stdout: %v\n%s", err, raw)
 	}
 }
-

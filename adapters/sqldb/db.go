@@ -35,6 +35,8 @@ type DB struct {
 	Dialect Dialect
 	Writer  *sqlx.DB
 	Reader  *sqlx.DB
+	reads   Querier    // Reader, through prepared statements on SQLite
+	stmts   *stmtCache // nil on PostgreSQL
 }
 
 // Open connects to databaseURL: postgres://... or postgresql://..., or sqlite://PATH
@@ -65,7 +67,7 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
-	return &DB{Dialect: Postgres, Writer: db, Reader: db}, nil
+	return &DB{Dialect: Postgres, Writer: db, Reader: db, reads: db}, nil
 }
 
 func openSQLite(ctx context.Context, path string) (*DB, error) {
@@ -95,11 +97,15 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	reader.SetMaxOpenConns(8)
 	reader.SetMaxIdleConns(8)
 	reader.SetConnMaxLifetime(0)
-	return &DB{Dialect: SQLite, Writer: writer, Reader: reader}, nil
+	stmts := newStmtCache(reader)
+	return &DB{Dialect: SQLite, Writer: writer, Reader: reader, reads: stmts, stmts: stmts}, nil
 }
 
 // Close closes both handles.
 func (db *DB) Close() error {
+	if db.stmts != nil {
+		db.stmts.close()
+	}
 	err := db.Writer.Close()
 	if db.Reader != db.Writer {
 		if rerr := db.Reader.Close(); err == nil {

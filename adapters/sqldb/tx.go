@@ -67,7 +67,7 @@ func (db *DB) Read(ctx context.Context) Querier {
 	if tx, ok := TxFromContext(ctx); ok {
 		return tx
 	}
-	return db.Reader
+	return db.reads
 }
 
 // Rebind turns '?' placeholders into the dialect's; call it once per statement at construction.

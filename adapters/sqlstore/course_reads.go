@@ -16,7 +16,7 @@ import (
 type CourseReads struct {
 	db                                 *sqldb.DB
 	firstPage, nextPage, get, curricul string
-	lessons                            string
+	lessons, version                   string
 }
 
 // NewCourseReads prepares the statements for db's dialect.
@@ -29,6 +29,7 @@ func NewCourseReads(db *sqldb.DB) *CourseReads {
 		nextPage:  db.Rebind(published + ` AND (created_at < ? OR (created_at = ? AND id < ?))` + order),
 		get:       db.Rebind(`SELECT ` + courseColumns + ` FROM courses WHERE workspace_id = ? AND id = ?`),
 		curricul:  db.Rebind(`SELECT id, title, position, created_at FROM course_modules WHERE course_id = ? ORDER BY position`),
+		version:   db.Rebind(`SELECT version FROM catalog_versions WHERE workspace_id = ?`),
 		lessons:   db.Rebind(`SELECT id, module_id, title, type, duration_seconds, position, created_at FROM lessons WHERE course_id = ? ORDER BY position`),
 	}
 }
@@ -98,4 +99,17 @@ func (r *CourseReads) Get(ctx context.Context, workspaceID, id string) (query.Co
 		m.Lessons = append(m.Lessons, query.Lesson{ID: l.ID, Title: l.Title, Position: l.Position, Type: l.Type, DurationSeconds: l.DurationSeconds})
 	}
 	return detail, nil
+}
+
+// CatalogVersion returns the workspace's catalogue version (0 before any course exists).
+func (r *CourseReads) CatalogVersion(ctx context.Context, workspaceID string) (int64, error) {
+	var v int64
+	err := r.db.Read(ctx).GetContext(ctx, &v, r.version, workspaceID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("catalogue version: %w", err)
+	}
+	return v, nil
 }

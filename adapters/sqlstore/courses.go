@@ -19,6 +19,7 @@ type Courses struct {
 	db                                           *sqldb.DB
 	insert, get, getByModule, slugTaken, update  string
 	modules, lessons, insertModule, insertLesson string
+	bumpVersion                                  string
 }
 
 // NewCourses prepares the statements for db's dialect.
@@ -37,6 +38,8 @@ func NewCourses(db *sqldb.DB) *Courses {
 		modules:      db.Rebind(`SELECT id, title, position, created_at FROM course_modules WHERE course_id = ? ORDER BY position`),
 		lessons:      db.Rebind(`SELECT id, module_id, title, type, duration_seconds, position, created_at FROM lessons WHERE course_id = ? ORDER BY position`),
 		insertModule: db.Rebind(`INSERT INTO course_modules (id, workspace_id, course_id, title, position, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
+		bumpVersion: db.Rebind(`INSERT INTO catalog_versions (workspace_id, version) VALUES (?, 1)
+			ON CONFLICT (workspace_id) DO UPDATE SET version = catalog_versions.version + 1`),
 		insertLesson: db.Rebind(`INSERT INTO lessons (id, workspace_id, course_id, module_id, title, type, duration_seconds, position, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
 	}
@@ -83,6 +86,14 @@ func (r *Courses) Add(ctx context.Context, c *courses.Course) error {
 	}
 	if err != nil {
 		return fmt.Errorf("insert course: %w", err)
+	}
+	return r.bump(ctx, c.WorkspaceID)
+}
+
+// bump moves the workspace's catalogue version in the caller's transaction.
+func (r *Courses) bump(ctx context.Context, workspaceID string) error {
+	if _, err := r.db.Write(ctx).ExecContext(ctx, r.bumpVersion, workspaceID); err != nil {
+		return fmt.Errorf("bump catalogue version: %w", err)
 	}
 	return nil
 }
@@ -170,5 +181,5 @@ func (r *Courses) Update(ctx context.Context, c *courses.Course) error {
 			}
 		}
 	}
-	return nil
+	return r.bump(ctx, c.WorkspaceID)
 }

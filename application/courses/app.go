@@ -23,8 +23,9 @@ type Commands struct {
 
 // Queries read state.
 type Queries struct {
-	ListPublished query.ListPublishedCoursesHandler
-	GetCourse     query.GetCourseHandler
+	ListPublished  query.ListPublishedCoursesHandler
+	GetCourse      query.GetCourseHandler
+	CatalogVersion query.CatalogVersionHandler
 }
 
 // New wires the use cases to their ports.
@@ -38,8 +39,9 @@ func New(d command.Deps) Application {
 			ArchiveCourse: command.NewArchiveCourseHandler(d),
 		},
 		Queries: Queries{
-			ListPublished: query.NewListPublishedCoursesHandler(d.ReadModel),
-			GetCourse:     query.NewGetCourseHandler(d.ReadModel),
+			ListPublished:  query.NewListPublishedCoursesHandler(d.ReadModel),
+			GetCourse:      query.NewGetCourseHandler(d.ReadModel),
+			CatalogVersion: query.NewCatalogVersionHandler(d.ReadModel),
 		},
 	}
 }

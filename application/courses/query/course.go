@@ -51,4 +51,6 @@ type ReadModel interface {
 	ListPublished(ctx context.Context, workspaceID string, page platform.PageRequest) (platform.Page[Course], error)
 	// Get returns any status; kernel NotFound when the course is not in the workspace.
 	Get(ctx context.Context, workspaceID, id string) (CourseDetail, error)
+	// CatalogVersion changes, in the same transaction, whenever a course of the workspace does.
+	CatalogVersion(ctx context.Context, workspaceID string) (int64, error)
 }

@@ -50,6 +50,7 @@ func HTTP() fx.Option {
 			web.NewDecoder,
 			func(k secrets.MasterKey) (*v1.Cursors, error) { return v1.NewCursors(k.For("cursor/v1")) },
 			newAdminToken,
+			func() (*v1.PageCache, error) { return v1.NewPageCache(2048) },
 			prometheus.NewRegistry,
 			web.NewMetrics,
 			newPublicApp,

@@ -5,12 +5,13 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/courses"
 	"github.com/creatorapi/creatorapi/application/courses/query"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/keys"
 )
 
 // CourseEndpoints serves GET /courses and GET /courses/{id}.
-func CourseEndpoints(app courses.Application, cursors *Cursors) []Endpoint {
-	h := courseHandlers{app: app, cursors: cursors}
+func CourseEndpoints(app courses.Application, cursors *Cursors, cache *PageCache) []Endpoint {
+	h := courseHandlers{app: app, cursors: cursors, cache: cache}
 	return []Endpoint{
 		{Method: fiber.MethodGet, Path: "/courses", Scope: keys.ReadCourses, Handler: h.list},
 		{Method: fiber.MethodGet, Path: "/courses/:id", Scope: keys.ReadCourses, Handler: h.get},
@@ -20,6 +21,7 @@ func CourseEndpoints(app courses.Application, cursors *Cursors) []Endpoint {
 type courseHandlers struct {
 	app     courses.Application
 	cursors *Cursors
+	cache   *PageCache
 }
 
 func (h courseHandlers) list(c *fiber.Ctx) error {
@@ -29,11 +31,15 @@ func (h courseHandlers) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	result, err := h.app.Queries.ListPublished.Handle(c.UserContext(), query.ListPublishedCourses{WorkspaceID: ws, Page: page})
+	// The catalogue is read far more often than it changes: serve pages encoded once,
+	// for as long as the workspace's catalogue version stays the same.
+	version, err := h.app.Queries.CatalogVersion.Handle(c.UserContext(), ws)
 	if err != nil {
 		return err
 	}
-	return SendPage(c, h.cursors, scope, result)
+	return ServeCachedPage(c, h.cache, h.cursors, scope, version, page, func() (platform.Page[query.Course], error) {
+		return h.app.Queries.ListPublished.Handle(c.UserContext(), query.ListPublishedCourses{WorkspaceID: ws, Page: page})
+	})
 }
 
 func (h courseHandlers) get(c *fiber.Ctx) error {

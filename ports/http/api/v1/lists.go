@@ -75,6 +75,10 @@ func PageRequest(c *fiber.Ctx, cursors *Cursors, s Scope, filterParams ...string
 
 // SendPage writes one page in the list envelope with a sealed next cursor.
 func SendPage[T any](c *fiber.Ctx, cursors *Cursors, s Scope, page platform.Page[T]) error {
+	return c.JSON(pageEnvelope(cursors, s, page))
+}
+
+func pageEnvelope[T any](cursors *Cursors, s Scope, page platform.Page[T]) ListEnvelope[T] {
 	out := ListEnvelope[T]{Data: page.Items, Pagination: Pagination{HasMore: page.HasMore}}
 	if out.Data == nil {
 		out.Data = []T{}
@@ -83,5 +87,5 @@ func SendPage[T any](c *fiber.Ctx, cursors *Cursors, s Scope, page platform.Page
 		cur := cursors.Encode(s, *page.Next)
 		out.Pagination.Cursor = &cur
 	}
-	return c.JSON(out)
+	return out
 }
