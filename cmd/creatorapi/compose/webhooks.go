@@ -22,7 +22,7 @@ import (
 
 // Webhook background work and its periods.
 const (
-	webhookLease        = time.Minute // > 10 s timeout + margin: a claimed delivery is sent within it
+	webhookLease        = 30 * time.Second // > 10 s timeout + 5 s margin; a crash delays its claimed deliveries this long
 	webhookRetention    = 30 * 24 * time.Hour
 	webhookMaxRetryWait = 24 * time.Hour // cap on a 429's Retry-After
 	webhookNoticesEvery = 10 * time.Second
