@@ -10,9 +10,14 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	"github.com/creatorapi/creatorapi/application/certificates"
 	"github.com/creatorapi/creatorapi/application/courses"
+	"github.com/creatorapi/creatorapi/application/enrollments"
 	"github.com/creatorapi/creatorapi/application/keys"
+	"github.com/creatorapi/creatorapi/application/livesessions"
+	"github.com/creatorapi/creatorapi/application/orders"
 	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/students"
 	"github.com/creatorapi/creatorapi/application/workspaces"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
 	"github.com/creatorapi/creatorapi/ports/cli/demo"
@@ -53,15 +58,23 @@ func (c *CLI) serve(seedDemo bool) error {
 
 type demoDeps struct {
 	fx.In
-	Workspaces workspaces.Application
-	Keys       keys.Application
-	Courses    courses.Application
-	Settings   *sqlstore.Settings
-	Clock      platform.Clock
+	Workspaces   workspaces.Application
+	Keys         keys.Application
+	Courses      courses.Application
+	Students     students.Application
+	Enrollments  enrollments.Application
+	Orders       orders.Application
+	LiveSessions livesessions.Application
+	Certificates certificates.Application
+	Settings     *sqlstore.Settings
+	Clock        platform.Clock
 }
 
 func (c *CLI) runDemo(ctx context.Context, cfg compose.Config, d demoDeps, adminToken string) error {
-	res, err := demo.Seeder{Workspaces: d.Workspaces, Keys: d.Keys, Courses: d.Courses, Marker: d.Settings, Now: d.Clock.Now}.Run(ctx)
+	res, err := demo.Seeder{
+		Workspaces: d.Workspaces, Keys: d.Keys, Courses: d.Courses, Students: d.Students, Enrollments: d.Enrollments,
+		Orders: d.Orders, LiveSessions: d.LiveSessions, Certificates: d.Certificates, Marker: d.Settings, Now: d.Clock.Now,
+	}.Run(ctx)
 	if err != nil {
 		return err
 	}
@@ -76,12 +89,19 @@ func (c *CLI) runDemo(ctx context.Context, cfg compose.Config, d demoDeps, admin
   API key        %s   (all six scopes; shown once)
   operator token %s
 
-Try it:
+Try it (public API; the key carries all six scopes):
 
   export KEY=%s
   curl -s %s/api/v1/courses -H "Authorization: Bearer $KEY"
   curl -s "%s/api/v1/courses?limit=2" -H "Authorization: Bearer $KEY"
   curl -s %s/api/v1/courses/COURSE_ID -H "Authorization: Bearer $KEY"
+  curl -s "%s/api/v1/students?limit=5" -H "Authorization: Bearer $KEY"
+  curl -s -X POST %s/api/v1/students -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
+       -d '{"email":"new.lead@example.com","firstName":"New","lastName":"Lead","metadata":{"crm":"hubspot"}}'
+  curl -s -X POST %s/api/v1/enrollments -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
+       -d '{"studentId":"STUDENT_ID","courseId":"COURSE_ID"}'
+  curl -s "%s/api/v1/orders?status=refunded" -H "Authorization: Bearer $KEY"
+  curl -s "%s/api/v1/analytics/summary" -H "Authorization: Bearer $KEY"
 
 Operator API (records what happens in the workspace):
 
@@ -90,7 +110,7 @@ Operator API (records what happens in the workspace):
        -H 'Content-Type: application/json' -d '{"title":"My new course"}'
   curl -s -X POST %s/internal/v1/workspaces/%s/courses/COURSE_ID/publish -H "Authorization: Bearer $ADMIN"
 
-`, state, res.WorkspaceID, res.Key.Secret, adminToken, res.Key.Secret, api, api, api,
+`, state, res.WorkspaceID, res.Key.Secret, adminToken, res.Key.Secret, api, api, api, api, api, api, api, api,
 		adminToken, admin, res.WorkspaceID, admin, res.WorkspaceID)
 	return nil
 }

@@ -7,10 +7,16 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/creatorapi/creatorapi/application/certificates"
 	"github.com/creatorapi/creatorapi/application/courses"
 	coursecmd "github.com/creatorapi/creatorapi/application/courses/command"
+	coursequery "github.com/creatorapi/creatorapi/application/courses/query"
+	"github.com/creatorapi/creatorapi/application/enrollments"
 	"github.com/creatorapi/creatorapi/application/keys"
 	keycmd "github.com/creatorapi/creatorapi/application/keys/command"
+	"github.com/creatorapi/creatorapi/application/livesessions"
+	"github.com/creatorapi/creatorapi/application/orders"
+	"github.com/creatorapi/creatorapi/application/students"
 	"github.com/creatorapi/creatorapi/application/workspaces"
 	wscmd "github.com/creatorapi/creatorapi/application/workspaces/command"
 	"github.com/creatorapi/creatorapi/domain/kernel"
@@ -27,11 +33,16 @@ const markerName = "demo.workspace"
 
 // Seeder builds the demo workspace.
 type Seeder struct {
-	Workspaces workspaces.Application
-	Keys       keys.Application
-	Courses    courses.Application
-	Marker     Marker
-	Now        func() time.Time
+	Workspaces   workspaces.Application
+	Keys         keys.Application
+	Courses      courses.Application
+	Students     students.Application
+	Enrollments  enrollments.Application
+	Orders       orders.Application
+	LiveSessions livesessions.Application
+	Certificates certificates.Application
+	Marker       Marker
+	Now          func() time.Time
 }
 
 // Result is what the demo prints.
@@ -135,39 +146,48 @@ func (s Seeder) seed(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	var published []coursequery.CourseDetail
 	for _, spec := range catalogue {
-		if err := s.seedCourse(ctx, ws.ID, spec); err != nil {
+		course, err := s.seedCourse(ctx, ws.ID, spec)
+		if err != nil {
 			return "", fmt.Errorf("course %q: %w", spec.title, err)
 		}
+		if course.Status == "published" {
+			published = append(published, course)
+		}
+	}
+	if err := s.seedLearning(ctx, ws.ID, published); err != nil {
+		return "", err
 	}
 	return ws.ID, nil
 }
 
-func (s Seeder) seedCourse(ctx context.Context, wsID string, spec courseSpec) error {
+// seedCourse builds one course of the catalogue and returns it as finally shown.
+func (s Seeder) seedCourse(ctx context.Context, wsID string, spec courseSpec) (coursequery.CourseDetail, error) {
 	c := s.Courses.Commands
 	course, err := c.CreateCourse.Handle(ctx, coursecmd.CreateCourse{WorkspaceID: wsID, Title: spec.title, Description: spec.description})
 	if err != nil {
-		return err
+		return coursequery.CourseDetail{}, err
 	}
 	for _, title := range spec.order {
 		m, err := c.AddModule.Handle(ctx, coursecmd.AddModule{WorkspaceID: wsID, CourseID: course.ID, Title: title})
 		if err != nil {
-			return err
+			return coursequery.CourseDetail{}, err
 		}
 		for _, l := range spec.modules[title] {
 			if _, err := c.AddLesson.Handle(ctx, coursecmd.AddLesson{WorkspaceID: wsID, ModuleID: m.ID, Title: l.title, Type: l.kind, DurationSeconds: l.duration}); err != nil {
-				return err
+				return coursequery.CourseDetail{}, err
 			}
 		}
 	}
 	if spec.final == "" {
-		return nil
+		return course, nil
 	}
-	if _, err := c.PublishCourse.Handle(ctx, coursecmd.PublishCourse{WorkspaceID: wsID, CourseID: course.ID}); err != nil {
-		return err
+	if course, err = c.PublishCourse.Handle(ctx, coursecmd.PublishCourse{WorkspaceID: wsID, CourseID: course.ID}); err != nil {
+		return coursequery.CourseDetail{}, err
 	}
 	if spec.final == "archived" {
-		_, err = c.ArchiveCourse.Handle(ctx, coursecmd.ArchiveCourse{WorkspaceID: wsID, CourseID: course.ID})
+		course, err = c.ArchiveCourse.Handle(ctx, coursecmd.ArchiveCourse{WorkspaceID: wsID, CourseID: course.ID})
 	}
-	return err
+	return course, err
 }
