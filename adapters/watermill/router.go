@@ -64,6 +64,7 @@ type Router struct {
 	logger    wm.LoggerAdapter
 
 	router  *message.Router
+	subs    []*drainingSubscriber
 	stop    chan struct{}
 	done    chan error
 	cancels []func()
@@ -103,6 +104,7 @@ func (r *Router) Start(ctx context.Context) error {
 			r.release()
 			return err
 		}
+		r.subs = append(r.subs, sub)
 		router.AddNoPublisherHandler(c.Name, Topic, sub, r.handler(c, sub))
 	}
 	go func() { r.done <- router.Run(context.Background()) }()
@@ -127,7 +129,18 @@ func (r *Router) Stop(ctx context.Context) error {
 	close(r.stop) // wakes idle subscribers so that they notice the close at once
 	defer r.release()
 	closed := make(chan error, 1)
-	go func() { closed <- r.router.Close() }()
+	go func() {
+		// Drain every subscriber first: the message router closes a subscriber only when
+		// it happens to see its close signal before its own cancellation, and the
+		// subscriptions are detached from that cancellation (see drainingSubscriber).
+		var wg sync.WaitGroup
+		for _, sub := range r.subs {
+			wg.Add(1)
+			go func() { defer wg.Done(); _ = sub.Close() }()
+		}
+		wg.Wait()
+		closed <- r.router.Close()
+	}()
 	select {
 	case err := <-closed:
 		if err != nil {
@@ -200,9 +213,11 @@ func (r *Router) handler(c Consumer, sub *drainingSubscriber) message.NoPublishH
 // commit the batch transaction under the handler's feet.
 type drainingSubscriber struct {
 	*wsql.Subscriber
-	mu       sync.Mutex
-	draining bool
-	inflight sync.WaitGroup
+	mu        sync.Mutex
+	draining  bool
+	inflight  sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Subscribe detaches the subscription from ctx: the message router cancels its context
@@ -225,10 +240,14 @@ func (d *drainingSubscriber) enter() bool {
 func (d *drainingSubscriber) leave() { d.inflight.Done() }
 
 // Close refuses new events, waits for the current one, then closes the subscriber.
+// Both Router.Stop and the message router call it; the first call does the work.
 func (d *drainingSubscriber) Close() error {
-	d.mu.Lock()
-	d.draining = true
-	d.mu.Unlock()
-	d.inflight.Wait()
-	return d.Subscriber.Close()
+	d.closeOnce.Do(func() {
+		d.mu.Lock()
+		d.draining = true
+		d.mu.Unlock()
+		d.inflight.Wait()
+		d.closeErr = d.Subscriber.Close()
+	})
+	return d.closeErr
 }
