@@ -42,6 +42,19 @@ type Dispatcher struct {
 	idle     *sync.Cond
 	inFlight map[string]int // per endpoint
 	total    int
+
+	// Results waiting to be recorded, and whether an attempt goroutine is recording them.
+	rmu      sync.Mutex
+	queue    []*pendingResult
+	flushing bool
+}
+
+// recordBatch bounds the attempts recorded in one transaction.
+const recordBatch = 128
+
+type pendingResult struct {
+	cmd  command.RecordAttempt
+	done chan command.Recorded
 }
 
 // NewDispatcher builds a dispatcher.
@@ -99,7 +112,8 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 		Body: l.Delivery.Payload, Secrets: l.Endpoint.Signing(at), Timestamp: at.Unix(),
 	}
 	res := d.sender.Send(ctx, msg, at)
-	outcome, err := d.app.Commands.RecordAttempt.Handle(ctx, command.RecordAttempt{Lease: l, At: at, Result: res})
+	r := d.record(ctx, command.RecordAttempt{Lease: l, At: at, Result: res})
+	outcome, err := r.Outcome, r.Err
 	switch {
 	case errors.Is(err, command.ErrLeaseLost):
 		d.logger.Warn("webhook delivery lease lost; result dropped", "delivery", l.Delivery.ID)
@@ -109,6 +123,45 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 	case outcome != webhooks.Succeeded:
 		d.logger.Info("webhook attempt failed", "delivery", l.Delivery.ID, "webhook", l.Endpoint.ID,
 			"status", res.StatusCode, "error", res.Error, "outcome", outcome)
+	}
+}
+
+// record queues the result; the first attempt to find no recording under way records the
+// queue, batch after batch, for everyone (group commit without another goroutine).
+func (d *Dispatcher) record(ctx context.Context, cmd command.RecordAttempt) command.Recorded {
+	p := &pendingResult{cmd: cmd, done: make(chan command.Recorded, 1)}
+	d.rmu.Lock()
+	d.queue = append(d.queue, p)
+	leader := !d.flushing
+	d.flushing = true
+	d.rmu.Unlock()
+	if leader {
+		d.flush(ctx)
+	}
+	return <-p.done
+}
+
+func (d *Dispatcher) flush(ctx context.Context) {
+	for {
+		d.rmu.Lock()
+		batch := d.queue
+		if len(batch) > recordBatch {
+			batch = batch[:recordBatch]
+		}
+		d.queue = d.queue[len(batch):]
+		if len(batch) == 0 {
+			d.flushing = false
+			d.rmu.Unlock()
+			return
+		}
+		d.rmu.Unlock()
+		cmds := make([]command.RecordAttempt, len(batch))
+		for i, p := range batch {
+			cmds[i] = p.cmd
+		}
+		for i, r := range d.app.Commands.RecordAttempt.Handle(ctx, cmds...) {
+			batch[i].done <- r
+		}
 	}
 }
 

@@ -27,37 +27,59 @@ type RecordAttemptHandler struct{ d Deps }
 // NewRecordAttemptHandler builds the handler.
 func NewRecordAttemptHandler(d Deps) RecordAttemptHandler { return RecordAttemptHandler{d: d} }
 
-// Handle logs the attempt, schedules the next one or ends the delivery, and applies the
-// auto-disable rule to the endpoint, all in one transaction; a disable queues the owner's
-// e-mail notice in that same transaction.
-func (h RecordAttemptHandler) Handle(ctx context.Context, cmd RecordAttempt) (webhooks.Outcome, error) {
-	var outcome webhooks.Outcome
-	ws, token := cmd.Lease.Delivery.WorkspaceID, cmd.Lease.Token
+// Recorded is the result of recording one attempt.
+type Recorded struct {
+	Outcome webhooks.Outcome
+	Err     error
+}
+
+// Handle records attempts in one transaction (a commit per attempt would bound the
+// dispatcher's throughput). Each is logged, its next attempt scheduled or its delivery
+// ended, and the auto-disable rule applied; a disable queues the owner's e-mail notice in
+// the same transaction. If the batch fails, each attempt is recorded on its own.
+func (h RecordAttemptHandler) Handle(ctx context.Context, cmds ...RecordAttempt) []Recorded {
+	out := make([]Recorded, len(cmds))
 	err := h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		d, err := h.d.Dispatch.GetLeased(ctx, ws, cmd.Lease.Delivery.ID, token)
-		if kernel.IsNotFound(err) {
-			return ErrLeaseLost
+		for i, cmd := range cmds {
+			out[i].Outcome, out[i].Err = h.one(ctx, cmd)
+			if out[i].Err != nil && !errors.Is(out[i].Err, ErrLeaseLost) {
+				return out[i].Err
+			}
 		}
-		if err != nil {
-			return err
-		}
-		attempt := d.RecordAttempt(cmd.Result, cmd.At, h.d.Settings.Policy)
-		outcome = attempt.Outcome
-		if err := h.d.Deliveries.AddAttempt(ctx, attempt); err != nil {
-			return err
-		}
-		if err := h.d.Dispatch.Complete(ctx, d, token); err != nil {
-			return err
-		}
-		if outcome == webhooks.Succeeded {
-			return h.d.Subs.MarkHealthy(ctx, ws, d.SubscriptionID)
-		}
-		return h.failed(ctx, ws, d.SubscriptionID, cmd.At)
+		return nil
 	})
-	if err != nil {
-		return "", fmt.Errorf("record attempt: %w", err)
+	if err == nil {
+		return out
 	}
-	return outcome, nil
+	if len(cmds) == 1 {
+		return []Recorded{{Err: fmt.Errorf("record attempt: %w", err)}}
+	}
+	for i, cmd := range cmds {
+		out[i] = h.Handle(ctx, cmd)[0]
+	}
+	return out
+}
+
+func (h RecordAttemptHandler) one(ctx context.Context, cmd RecordAttempt) (webhooks.Outcome, error) {
+	ws, token := cmd.Lease.Delivery.WorkspaceID, cmd.Lease.Token
+	d, err := h.d.Dispatch.GetLeased(ctx, ws, cmd.Lease.Delivery.ID, token)
+	if kernel.IsNotFound(err) {
+		return "", ErrLeaseLost
+	}
+	if err != nil {
+		return "", err
+	}
+	attempt := d.RecordAttempt(cmd.Result, cmd.At, h.d.Settings.Policy)
+	if err := h.d.Deliveries.AddAttempt(ctx, attempt); err != nil {
+		return "", err
+	}
+	if err := h.d.Dispatch.Complete(ctx, d, token); err != nil {
+		return "", err
+	}
+	if attempt.Outcome == webhooks.Succeeded {
+		return attempt.Outcome, h.d.Subs.MarkHealthy(ctx, ws, d.SubscriptionID)
+	}
+	return attempt.Outcome, h.failed(ctx, ws, d.SubscriptionID, cmd.At)
 }
 
 func (h RecordAttemptHandler) failed(ctx context.Context, ws, subID string, at time.Time) error {
