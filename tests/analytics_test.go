@@ -79,6 +79,7 @@ func TestAnalyticsSummaryMatchesAHandComputation(t *testing.T) {
 		otherCourse := env.CreatePublishedCourse(t, other, "Other course")
 		env.PlaceOrder(t, other, env.SeedStudent(t, other, "x@example.com"), "usd", testenv.OrderItem{CourseID: otherCourse, Amount: 99})
 		env.Clock.Set(testenv.Epoch)
+		env.WaitForConsumers(t) // the summary reads the projection
 
 		get := func(query string) summaryJSON {
 			t.Helper()

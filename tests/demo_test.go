@@ -54,6 +54,7 @@ func TestDemoSeedsOnceThroughTheApplication(t *testing.T) {
 		var summary struct {
 			Revenue []struct{ Currency string }
 		}
+		env.WaitForConsumers(t) // the summary reads the projection
 		api.Get(t, "/api/v1/analytics/summary").Expect(t, http.StatusOK).Decode(t, &summary)
 		if len(summary.Revenue) != 2 {
 			t.Fatalf("revenue rows %+v, want two currencies", summary.Revenue)

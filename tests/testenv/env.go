@@ -9,6 +9,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/adapters/clock"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
 )
@@ -27,6 +28,8 @@ type Env struct {
 	Public   compose.PublicApp
 	Operator compose.OperatorApp
 	app      *fx.App
+	router   *watermill.Router
+	pos      *watermill.Positions
 }
 
 // Start boots the service on databaseURL; extra options may swap more adapters
@@ -39,7 +42,7 @@ func Start(t testing.TB, databaseURL string, extra ...fx.Option) *Env {
 		compose.Modules(env.Config),
 		compose.Workers(), // the event router runs, as in serve
 		fx.Replace(fx.Annotate(env.Clock, fx.As(new(platform.Clock)))),
-		fx.Populate(&env.DB, &env.Public, &env.Operator),
+		fx.Populate(&env.DB, &env.Public, &env.Operator, &env.router, &env.pos),
 	}
 	env.app = fx.New(append(opts, extra...)...)
 	if err := env.app.Err(); err != nil {
@@ -50,14 +53,22 @@ func Start(t testing.TB, databaseURL string, extra ...fx.Option) *Env {
 	if err := env.app.Start(ctx); err != nil {
 		t.Fatalf("start service: %v", err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if err := env.app.Stop(ctx); err != nil {
-			t.Errorf("stop service: %v", err)
-		}
-	})
+	t.Cleanup(func() { env.Stop(t) })
 	return env
+}
+
+// Stop stops the service (draining its consumers); later calls do nothing.
+func (e *Env) Stop(t testing.TB) {
+	t.Helper()
+	if e.app == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := e.app.Stop(ctx); err != nil {
+		t.Errorf("stop service: %v", err)
+	}
+	e.app = nil
 }
 
 // Config is the configuration of a test service: its own data folder, fixed secrets.

@@ -35,12 +35,18 @@ func NewGetSummaryHandler(rm ReadModel, clock platform.Clock) GetSummaryHandler 
 	return GetSummaryHandler{rm: rm, clock: clock}
 }
 
-// Handle validates the window and computes the summary from the source tables.
+// Handle validates the window and sums the projection's days in it.
 func (h GetSummaryHandler) Handle(ctx context.Context, q GetSummary) (Summary, error) {
 	now := h.clock.Now().UTC()
 	from, to, err := window(q.From, q.To, now)
 	if err != nil {
 		return Summary{}, err
+	}
+	// Freshness first: the projection only moves forward, so the counts read after it
+	// include at least everything up to asOf.
+	asOf, err := h.rm.AsOf(ctx, now)
+	if err != nil {
+		return Summary{}, fmt.Errorf("analytics freshness: %w", err)
 	}
 	c, err := h.rm.Counts(ctx, q.WorkspaceID, from, to.AddDate(0, 0, 1))
 	if err != nil {
@@ -53,7 +59,7 @@ func (h GetSummaryHandler) Handle(ctx context.Context, q GetSummary) (Summary, e
 		Enrollments:      c.Enrollments,
 		LessonsCompleted: c.LessonsCompleted,
 		CompletionRate:   Rate(c.CohortCompleted, c.Cohort),
-		AsOf:             now,
+		AsOf:             asOf.UTC(),
 	}
 	if s.Revenue == nil {
 		s.Revenue = []Revenue{}

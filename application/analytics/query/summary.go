@@ -54,11 +54,15 @@ type Counts struct {
 	Enrollments      Enrollments
 	LessonsCompleted int64
 	// Cohort is the enrollments created in the window; CohortCompleted those of them
-	// completed by now.
+	// completed by asOf.
 	Cohort, CohortCompleted int64
 }
 
-// ReadModel computes the figures of one workspace between two instants.
+// ReadModel answers from the analytics projection.
 type ReadModel interface {
+	// Counts sums the figures of one workspace between two instants at 00:00 UTC.
 	Counts(ctx context.Context, workspaceID string, start, end time.Time) (Counts, error)
+	// AsOf tells how fresh the projection is: now when it has applied every event
+	// recorded so far, otherwise the time of the last event it applied.
+	AsOf(ctx context.Context, now time.Time) (time.Time, error)
 }

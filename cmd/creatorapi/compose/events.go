@@ -25,6 +25,7 @@ func Events() fx.Option {
 		fx.Provide(
 			func(db *sqldb.DB, c platform.Clock) *watermill.Ledger { return watermill.NewLedger(db, c) },
 			func(db *sqldb.DB) watermill.RouterConfig { return watermill.DefaultRouterConfig(db.Dialect) },
+			watermill.NewPositions,
 			newEventRouter,
 			func(db *sqldb.DB, c platform.Clock, cfg Config) *watermill.Retention {
 				return watermill.NewRetention(db, c, cfg.EventsRetention)

@@ -1,4 +1,4 @@
-package sqlstore
+package testenv
 
 import (
 	"context"
@@ -10,19 +10,19 @@ import (
 	"github.com/creatorapi/creatorapi/application/analytics/query"
 )
 
-// Analytics computes the summary figures from the source tables (orders, students,
-// enrollments, lesson progress). A later issue replaces it with projections that keep
-// the same contract.
-type Analytics struct {
+// SourceAnalytics computes the summary figures from the source tables (orders, students,
+// enrollments, lesson progress): the definition the analytics projection must reproduce,
+// kept as the tests' oracle (the service answers from the projection only).
+type SourceAnalytics struct {
 	db                                             *sqldb.DB
 	sales, refunds, students, enrollments, lessons string
 }
 
-// NewAnalytics prepares the statements for db's dialect. Every window is [start, end)
+// NewSourceAnalytics prepares the statements for db's dialect. Every window is [start, end)
 // on instants, which compare correctly on both engines (UTC text sorts in time order).
 // Sums of BIGINT are NUMERIC on PostgreSQL: cast back so both engines scan an int64.
-func NewAnalytics(db *sqldb.DB) *Analytics {
-	return &Analytics{
+func NewSourceAnalytics(db *sqldb.DB) *SourceAnalytics {
+	return &SourceAnalytics{
 		db: db,
 		sales: db.Rebind(`SELECT currency, CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total, COUNT(*) AS n FROM orders
 			WHERE workspace_id = ? AND paid_at >= ? AND paid_at < ? GROUP BY currency`),
@@ -47,8 +47,9 @@ type moneyRow struct {
 	N        int64  `db:"n"`
 }
 
-// Counts computes the figures of the workspace between start (inclusive) and end (exclusive).
-func (a *Analytics) Counts(ctx context.Context, workspaceID string, start, end time.Time) (query.Counts, error) {
+// Counts computes the figures of the workspace between start (inclusive) and end (exclusive);
+// the cohort's completions are those recorded by now.
+func (a *SourceAnalytics) Counts(ctx context.Context, workspaceID string, start, end time.Time) (query.Counts, error) {
 	q := a.db.Read(ctx)
 	start, end = start.UTC(), end.UTC()
 	var out query.Counts

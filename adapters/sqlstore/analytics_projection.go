@@ -1,0 +1,122 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/analytics/command"
+)
+
+// AnalyticsProgressKey names the projection's row in analytics_progress.
+const AnalyticsProgressKey = "analytics-projection"
+
+// AnalyticsProjection writes the analytics read model with additive upserts, through
+// the transaction in the context (the consumer's batch transaction).
+type AnalyticsProjection struct {
+	db                                              *sqldb.DB
+	revenue, activity, enrollment, saveEnr, advance string
+	reset                                           []string
+}
+
+// NewAnalyticsProjection prepares the statements for db's dialect (the same text runs
+// on both: ON CONFLICT upserts exist in PostgreSQL and SQLite).
+func NewAnalyticsProjection(db *sqldb.DB) *AnalyticsProjection {
+	return &AnalyticsProjection{
+		db: db,
+		revenue: db.Rebind(`INSERT INTO analytics_revenue_daily (workspace_id, day, currency, gross, refunded, orders, refunds)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, day, currency) DO UPDATE SET
+			gross = analytics_revenue_daily.gross + excluded.gross,
+			refunded = analytics_revenue_daily.refunded + excluded.refunded,
+			orders = analytics_revenue_daily.orders + excluded.orders,
+			refunds = analytics_revenue_daily.refunds + excluded.refunds`),
+		activity: db.Rebind(`INSERT INTO analytics_activity_daily (workspace_id, day, students_new, enrollments_created,
+			enrollments_revoked, enrollments_completed, cohort_completed, lessons_completed)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, day) DO UPDATE SET
+			students_new = analytics_activity_daily.students_new + excluded.students_new,
+			enrollments_created = analytics_activity_daily.enrollments_created + excluded.enrollments_created,
+			enrollments_revoked = analytics_activity_daily.enrollments_revoked + excluded.enrollments_revoked,
+			enrollments_completed = analytics_activity_daily.enrollments_completed + excluded.enrollments_completed,
+			cohort_completed = analytics_activity_daily.cohort_completed + excluded.cohort_completed,
+			lessons_completed = analytics_activity_daily.lessons_completed + excluded.lessons_completed`),
+		enrollment: db.Rebind(`SELECT revoked_day FROM analytics_enrollments WHERE workspace_id = ? AND enrollment_id = ?`),
+		saveEnr: db.Rebind(`INSERT INTO analytics_enrollments (workspace_id, enrollment_id, revoked_day) VALUES (?, ?, ?)
+			ON CONFLICT (workspace_id, enrollment_id) DO UPDATE SET revoked_day = excluded.revoked_day`),
+		advance: db.Rebind(`INSERT INTO analytics_progress (consumer, last_event_id, last_event_at, applied_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (consumer) DO UPDATE SET last_event_id = excluded.last_event_id,
+			last_event_at = excluded.last_event_at, applied_at = excluded.applied_at`),
+		// A rebuild empties every table of the read model (all workspaces at once).
+		reset: []string{`DELETE FROM analytics_revenue_daily`, `DELETE FROM analytics_activity_daily`,
+			`DELETE FROM analytics_enrollments`, `DELETE FROM analytics_progress`},
+	}
+}
+
+var _ command.Projection = (*AnalyticsProjection)(nil)
+
+// AddRevenue adds r to the currency's row of the day.
+func (p *AnalyticsProjection) AddRevenue(ctx context.Context, workspaceID string, day command.Day, currency string, r command.Revenue) error {
+	if _, err := p.db.Write(ctx).ExecContext(ctx, p.revenue, workspaceID, int64(day), currency, r.Gross, r.Refunded, r.Orders, r.Refunds); err != nil {
+		return fmt.Errorf("add revenue: %w", err)
+	}
+	return nil
+}
+
+// AddActivity adds a to the day's row.
+func (p *AnalyticsProjection) AddActivity(ctx context.Context, workspaceID string, day command.Day, a command.Activity) error {
+	if _, err := p.db.Write(ctx).ExecContext(ctx, p.activity, workspaceID, int64(day), a.StudentsNew, a.EnrollmentsCreated,
+		a.EnrollmentsRevoked, a.EnrollmentsCompleted, a.CohortCompleted, a.LessonsCompleted); err != nil {
+		return fmt.Errorf("add activity: %w", err)
+	}
+	return nil
+}
+
+// Enrollment reads what the projection remembers of an enrollment.
+func (p *AnalyticsProjection) Enrollment(ctx context.Context, workspaceID, enrollmentID string) (command.EnrollmentState, bool, error) {
+	var revoked sql.NullInt64
+	err := p.db.Write(ctx).QueryRowxContext(ctx, p.enrollment, workspaceID, enrollmentID).Scan(&revoked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return command.EnrollmentState{}, false, nil
+	}
+	if err != nil {
+		return command.EnrollmentState{}, false, fmt.Errorf("read enrollment state: %w", err)
+	}
+	var s command.EnrollmentState
+	if revoked.Valid {
+		d := command.Day(revoked.Int64)
+		s.RevokedDay = &d
+	}
+	return s, true, nil
+}
+
+// SaveEnrollment stores the state of an enrollment.
+func (p *AnalyticsProjection) SaveEnrollment(ctx context.Context, workspaceID, enrollmentID string, s command.EnrollmentState) error {
+	var revoked sql.NullInt64
+	if s.RevokedDay != nil {
+		revoked = sql.NullInt64{Int64: int64(*s.RevokedDay), Valid: true}
+	}
+	if _, err := p.db.Write(ctx).ExecContext(ctx, p.saveEnr, workspaceID, enrollmentID, revoked); err != nil {
+		return fmt.Errorf("save enrollment state: %w", err)
+	}
+	return nil
+}
+
+// Advance records the last event applied.
+func (p *AnalyticsProjection) Advance(ctx context.Context, eventID string, eventAt, appliedAt time.Time) error {
+	if _, err := p.db.Write(ctx).ExecContext(ctx, p.advance, AnalyticsProgressKey, eventID, eventAt.UTC(), appliedAt.UTC()); err != nil {
+		return fmt.Errorf("advance analytics progress: %w", err)
+	}
+	return nil
+}
+
+// Reset empties the read model in the transaction of ctx (projections rebuild).
+func (p *AnalyticsProjection) Reset(ctx context.Context) error {
+	for _, q := range p.reset {
+		if _, err := p.db.Write(ctx).ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("reset analytics read model: %w", err)
+		}
+	}
+	return nil
+}

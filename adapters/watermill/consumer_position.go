@@ -1,0 +1,69 @@
+package watermill
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+)
+
+// Positions answers where consumer groups stand in the stream, and moves one back to
+// the start (a projection rebuild).
+type Positions struct {
+	db                           *sqldb.DB
+	behind, rewind, forget, list string
+}
+
+// NewPositions prepares the statements of db's dialect.
+func NewPositions(db *sqldb.DB) *Positions {
+	p := &Positions{db: db,
+		forget: db.Rebind(`DELETE FROM event_processed WHERE consumer = ?`),
+		list:   `SELECT consumer_group FROM watermill_offsets_events ORDER BY consumer_group`,
+	}
+	if db.Dialect == sqldb.Postgres {
+		// Groups advance in (transaction_id, offset) order, the outbox's primary key. A group
+		// without a row yet (never subscribed) is behind any event.
+		p.behind = `SELECT EXISTS (SELECT 1 FROM watermill_events WHERE (transaction_id, "offset") > (
+			COALESCE((SELECT last_processed_transaction_id FROM watermill_offsets_events WHERE consumer_group = $1), '0'::xid8),
+			COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = $1), 0)))`
+		p.rewind = `UPDATE watermill_offsets_events SET offset_acked = 0, last_processed_transaction_id = '0'::xid8 WHERE consumer_group = $1`
+	} else {
+		p.behind = `SELECT EXISTS (SELECT 1 FROM watermill_events WHERE "offset" >
+			COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = ?), 0))`
+		p.rewind = `UPDATE watermill_offsets_events SET offset_acked = 0 WHERE consumer_group = ?`
+	}
+	return p
+}
+
+// CaughtUp tells whether group has consumed every event committed so far.
+func (p *Positions) CaughtUp(ctx context.Context, group string) (bool, error) {
+	var behind bool
+	if err := p.db.Read(ctx).GetContext(ctx, &behind, p.behind, group); err != nil {
+		return false, fmt.Errorf("position of %s: %w", group, err)
+	}
+	return !behind, nil
+}
+
+// Groups lists the consumer groups that have subscribed at least once.
+func (p *Positions) Groups(ctx context.Context) ([]string, error) {
+	var gs []string
+	if err := p.db.Read(ctx).SelectContext(ctx, &gs, p.list); err != nil {
+		return nil, fmt.Errorf("consumer groups: %w", err)
+	}
+	return gs, nil
+}
+
+// Rewind moves group back to the start of the outbox and forgets which events it
+// applied, in the transaction of ctx: the running subscriber delivers the whole stream
+// again on its next poll. On PostgreSQL the update waits for the group's batch in flight
+// (which holds the offsets row) and then holds the row, so call it before touching the
+// group's read model in the same transaction.
+func (p *Positions) Rewind(ctx context.Context, group string) error {
+	if _, err := p.db.Write(ctx).ExecContext(ctx, p.rewind, group); err != nil {
+		return fmt.Errorf("rewind %s: %w", group, err)
+	}
+	if _, err := p.db.Write(ctx).ExecContext(ctx, p.forget, group); err != nil {
+		return fmt.Errorf("forget what %s applied: %w", group, err)
+	}
+	return nil
+}

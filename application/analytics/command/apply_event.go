@@ -1,0 +1,131 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/platform"
+)
+
+// ApplyEventHandler folds one event into the read model. It reproduces the source-table
+// definitions of the summary (docs/resources.md): sales on the day paid, refunds on the
+// day made, students on the day created, enrollments created on their first createdAt
+// (a reactivation is no new enrollment and undoes the count of its revocation, as the
+// enrollment's revokedAt is cleared), revoked on the day revoked, completed on the day
+// completed and, for completionRate, on the day the enrollment was created.
+type ApplyEventHandler struct {
+	proj  Projection
+	clock platform.Clock
+}
+
+// NewApplyEventHandler builds the handler.
+func NewApplyEventHandler(p Projection, c platform.Clock) ApplyEventHandler {
+	return ApplyEventHandler{proj: p, clock: c}
+}
+
+// Handle applies ev in the transaction carried by ctx. It is not idempotent by itself:
+// the caller (the consumer's ledger) runs it once per event.
+func (h ApplyEventHandler) Handle(ctx context.Context, ev events.Envelope) error {
+	if err := h.apply(ctx, ev); err != nil {
+		return fmt.Errorf("analytics: apply %s %s: %w", ev.Type, ev.ID, err)
+	}
+	if err := h.proj.Advance(ctx, ev.ID, ev.CreatedAt.UTC(), h.clock.Now().UTC()); err != nil {
+		return fmt.Errorf("analytics: progress after %s: %w", ev.ID, err)
+	}
+	return nil
+}
+
+func (h ApplyEventHandler) apply(ctx context.Context, ev events.Envelope) error {
+	ws := ev.WorkspaceID
+	switch ev.Type {
+	case events.OrderPaid:
+		var o orderData
+		if err := json.Unmarshal(ev.Data, &o); err != nil {
+			return err
+		}
+		return h.proj.AddRevenue(ctx, ws, DayOf(o.PaidAt), o.Currency, Revenue{Gross: o.Amount, Orders: 1})
+	case events.OrderRefunded:
+		var o orderData
+		if err := json.Unmarshal(ev.Data, &o); err != nil {
+			return err
+		}
+		if len(o.History) == 0 || o.History[len(o.History)-1].Type != "refunded" {
+			return fmt.Errorf("order.refunded without a refund as its last history entry")
+		}
+		r := o.History[len(o.History)-1]
+		return h.proj.AddRevenue(ctx, ws, DayOf(r.At), o.Currency, Revenue{Refunded: r.Amount, Refunds: 1})
+	case events.StudentCreated:
+		var s studentData
+		if err := json.Unmarshal(ev.Data, &s); err != nil {
+			return err
+		}
+		return h.proj.AddActivity(ctx, ws, DayOf(s.CreatedAt), Activity{StudentsNew: 1})
+	case events.EnrollmentCreated:
+		return h.enrollmentCreated(ctx, ws, ev.Data)
+	case events.EnrollmentRevoked:
+		return h.enrollmentRevoked(ctx, ws, ev.Data)
+	case events.EnrollmentCompleted:
+		var e enrollmentData
+		if err := json.Unmarshal(ev.Data, &e); err != nil {
+			return err
+		}
+		if e.CompletedAt == nil {
+			return fmt.Errorf("enrollment.completed without completedAt")
+		}
+		if err := h.proj.AddActivity(ctx, ws, DayOf(*e.CompletedAt), Activity{EnrollmentsCompleted: 1}); err != nil {
+			return err
+		}
+		return h.proj.AddActivity(ctx, ws, DayOf(e.CreatedAt), Activity{CohortCompleted: 1})
+	case events.LessonCompleted:
+		var l lessonData
+		if err := json.Unmarshal(ev.Data, &l); err != nil {
+			return err
+		}
+		return h.proj.AddActivity(ctx, ws, DayOf(l.CompletedAt), Activity{LessonsCompleted: 1})
+	}
+	return nil
+}
+
+// enrollmentCreated counts a new enrollment on its creation day; a reactivation (the same
+// id again) only takes back the revocation it undoes.
+func (h ApplyEventHandler) enrollmentCreated(ctx context.Context, ws string, data json.RawMessage) error {
+	var e enrollmentData
+	if err := json.Unmarshal(data, &e); err != nil {
+		return err
+	}
+	st, found, err := h.proj.Enrollment(ctx, ws, e.ID)
+	if err != nil {
+		return err
+	}
+	if !found {
+		if err := h.proj.AddActivity(ctx, ws, DayOf(e.CreatedAt), Activity{EnrollmentsCreated: 1}); err != nil {
+			return err
+		}
+		return h.proj.SaveEnrollment(ctx, ws, e.ID, EnrollmentState{})
+	}
+	if st.RevokedDay == nil {
+		return nil
+	}
+	if err := h.proj.AddActivity(ctx, ws, *st.RevokedDay, Activity{EnrollmentsRevoked: -1}); err != nil {
+		return err
+	}
+	return h.proj.SaveEnrollment(ctx, ws, e.ID, EnrollmentState{})
+}
+
+// enrollmentRevoked counts the revocation on its day and remembers that day.
+func (h ApplyEventHandler) enrollmentRevoked(ctx context.Context, ws string, data json.RawMessage) error {
+	var e enrollmentData
+	if err := json.Unmarshal(data, &e); err != nil {
+		return err
+	}
+	if e.RevokedAt == nil {
+		return fmt.Errorf("enrollment.revoked without revokedAt")
+	}
+	day := DayOf(*e.RevokedAt)
+	if err := h.proj.AddActivity(ctx, ws, day, Activity{EnrollmentsRevoked: 1}); err != nil {
+		return err
+	}
+	return h.proj.SaveEnrollment(ctx, ws, e.ID, EnrollmentState{RevokedDay: &day})
+}

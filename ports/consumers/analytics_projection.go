@@ -1,0 +1,23 @@
+package consumers
+
+import (
+	"context"
+
+	"github.com/creatorapi/creatorapi/application/analytics"
+	"github.com/creatorapi/creatorapi/application/events"
+)
+
+// AnalyticsProjectionName is the consumer group of the analytics read model. Never rename
+// it: a new name replays the stream from what retention left, onto the same tables.
+const AnalyticsProjectionName = "analytics-projection"
+
+// AnalyticsProjection folds every event into the analytics read model, in the
+// subscriber's transaction; the router's ledger applies each event once.
+func AnalyticsProjection(app analytics.Application) Consumer {
+	return Consumer{
+		Name: AnalyticsProjectionName,
+		Handle: func(ctx context.Context, ev events.Envelope) error {
+			return app.Commands.ApplyEvent.Handle(ctx, ev)
+		},
+	}
+}

@@ -1,0 +1,33 @@
+package testenv
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// consumersWait bounds WaitForConsumers: a stuck consumer fails the test, never hangs it.
+const consumersWait = 30 * time.Second
+
+// WaitForConsumers waits until every consumer group of the service has consumed the
+// outbox up to its head as it is now (projections are eventually consistent).
+func (e *Env) WaitForConsumers(t testing.TB) {
+	t.Helper()
+	ctx := context.Background()
+	deadline := time.Now().Add(consumersWait)
+	for _, c := range e.router.Consumers() {
+		for {
+			ok, err := e.pos.CaughtUp(ctx, c.Name)
+			if err != nil {
+				t.Fatalf("consumer %s: %v", c.Name, err)
+			}
+			if ok {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("consumer %s still behind the outbox head after %s", c.Name, consumersWait)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
