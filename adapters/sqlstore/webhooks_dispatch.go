@@ -19,8 +19,10 @@ import (
 const claimCandidates = 4
 
 // WebhookDispatch leases due deliveries to one dispatcher at a time. The claim is the
-// one statement that spans workspaces (the dispatcher serves them all); it joins each
+// one statement that spans workspaces (the dispatcher serves them all); it matches each
 // delivery to its endpoint on workspace_id, and every later statement is scoped by it.
+// The claim walks the due index in order (an EXISTS, not a join, keeps it from sorting
+// every due row) and stops after LIMIT rows.
 type WebhookDispatch struct {
 	db                                         *sqldb.DB
 	subs                                       *Webhooks
@@ -38,14 +40,16 @@ func NewWebhookDispatch(db *sqldb.DB, subs *Webhooks) *WebhookDispatch {
 	return &WebhookDispatch{
 		db: db, subs: subs,
 		// A read that finds nothing due spares a write transaction (SQLite's single writer).
+		// ORDER BY keeps the planner on the due index (a LIMIT 1 alone invites a table scan).
 		anyDue: db.Rebind(`SELECT COUNT(*) FROM (SELECT 1 FROM webhook_deliveries
-			WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?) LIMIT 1) AS due`),
+			WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+			ORDER BY next_attempt_at LIMIT 1) AS due`),
 		due: db.Rebind(`SELECT d.id, d.workspace_id, d.subscription_id, d.event_id, d.event_type, d.payload, d.status, d.attempts,
 			d.cycle_attempts, d.cycle_failed_at, d.next_attempt_at, d.last_attempt_at, d.last_status, d.last_error, d.created_at, d.updated_at
 			FROM webhook_deliveries d
-			JOIN webhook_subscriptions s ON s.workspace_id = d.workspace_id AND s.id = d.subscription_id
 			WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?)
-			AND s.status = 'enabled'
+			AND EXISTS (SELECT 1 FROM webhook_subscriptions s
+				WHERE s.workspace_id = d.workspace_id AND s.id = d.subscription_id AND s.status = 'enabled')
 			ORDER BY d.next_attempt_at, d.id LIMIT ?` + skipLocked),
 		lease: `UPDATE webhook_deliveries SET lease_until = ?, lease_token = ? WHERE id IN (?)`,
 		leased: db.Rebind(`SELECT ` + deliveryColumns + ` FROM webhook_deliveries

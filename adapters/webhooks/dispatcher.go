@@ -43,14 +43,19 @@ type Dispatcher struct {
 	inFlight map[string]int // per endpoint
 	total    int
 
-	// Results waiting to be recorded, and whether an attempt goroutine is recording them.
+	// Results waiting to be recorded, and how many attempt goroutines are recording them.
 	rmu      sync.Mutex
 	queue    []*pendingResult
-	flushing bool
+	flushers int
 }
 
-// recordBatch bounds the attempts recorded in one transaction.
-const recordBatch = 128
+// recordBatch bounds the attempts recorded in one transaction; recordFlushers bounds the
+// transactions recording at once (each statement is a round trip: one recorder alone
+// caps PostgreSQL throughput at about one delivery per 4 round trips).
+const (
+	recordBatch    = 128
+	recordFlushers = 4
+)
 
 type pendingResult struct {
 	cmd  command.RecordAttempt
@@ -126,14 +131,17 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 	}
 }
 
-// record queues the result; the first attempt to find no recording under way records the
-// queue, batch after batch, for everyone (group commit without another goroutine).
+// record queues the result; while fewer than recordFlushers are recording, the attempt
+// records the queue itself, batch after batch, for everyone (group commit without another
+// goroutine).
 func (d *Dispatcher) record(ctx context.Context, cmd command.RecordAttempt) command.Recorded {
 	p := &pendingResult{cmd: cmd, done: make(chan command.Recorded, 1)}
 	d.rmu.Lock()
 	d.queue = append(d.queue, p)
-	leader := !d.flushing
-	d.flushing = true
+	leader := d.flushers < recordFlushers
+	if leader {
+		d.flushers++
+	}
 	d.rmu.Unlock()
 	if leader {
 		d.flush(ctx)
@@ -150,7 +158,7 @@ func (d *Dispatcher) flush(ctx context.Context) {
 		}
 		d.queue = d.queue[len(batch):]
 		if len(batch) == 0 {
-			d.flushing = false
+			d.flushers--
 			d.rmu.Unlock()
 			return
 		}

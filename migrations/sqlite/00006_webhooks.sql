@@ -43,7 +43,7 @@ CREATE TABLE webhook_deliveries (
     updated_at       TIMESTAMP NOT NULL,
     UNIQUE (subscription_id, event_id)
 );
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, id) WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_page ON webhook_deliveries (workspace_id, subscription_id, created_at DESC, id DESC);
 CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (updated_at) WHERE status <> 'pending';
 

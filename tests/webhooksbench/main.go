@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -41,9 +42,17 @@ func main() {
 	seconds := flag.Int("seconds", 10, "length of the latency run")
 	burst := flag.Int("burst", 5000, "events of the throughput run")
 	endpoints := flag.Int("endpoints", 2, "endpoints subscribed in the throughput run (deliveries = burst x endpoints)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile to this file")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			defer pprof.StopCPUProfile()
+		}
+	}
 	if err := run(*rate, *seconds, *burst, *endpoints); err != nil {
 		fmt.Fprintln(os.Stderr, "webhooksbench:", err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }

@@ -40,8 +40,9 @@ type Recorded struct {
 func (h RecordAttemptHandler) Handle(ctx context.Context, cmds ...RecordAttempt) []Recorded {
 	out := make([]Recorded, len(cmds))
 	err := h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		healthy := map[string]bool{} // endpoints already marked healthy in this batch
 		for i, cmd := range cmds {
-			out[i].Outcome, out[i].Err = h.one(ctx, cmd)
+			out[i].Outcome, out[i].Err = h.one(ctx, cmd, healthy)
 			if out[i].Err != nil && !errors.Is(out[i].Err, ErrLeaseLost) {
 				return out[i].Err
 			}
@@ -60,7 +61,7 @@ func (h RecordAttemptHandler) Handle(ctx context.Context, cmds ...RecordAttempt)
 	return out
 }
 
-func (h RecordAttemptHandler) one(ctx context.Context, cmd RecordAttempt) (webhooks.Outcome, error) {
+func (h RecordAttemptHandler) one(ctx context.Context, cmd RecordAttempt, healthy map[string]bool) (webhooks.Outcome, error) {
 	ws, token := cmd.Lease.Delivery.WorkspaceID, cmd.Lease.Token
 	d, err := h.d.Dispatch.GetLeased(ctx, ws, cmd.Lease.Delivery.ID, token)
 	if kernel.IsNotFound(err) {
@@ -77,8 +78,13 @@ func (h RecordAttemptHandler) one(ctx context.Context, cmd RecordAttempt) (webho
 		return "", err
 	}
 	if attempt.Outcome == webhooks.Succeeded {
+		if healthy[d.SubscriptionID] {
+			return attempt.Outcome, nil
+		}
+		healthy[d.SubscriptionID] = true
 		return attempt.Outcome, h.d.Subs.MarkHealthy(ctx, ws, d.SubscriptionID)
 	}
+	delete(healthy, d.SubscriptionID) // a later success in the batch must clear the streak again
 	return attempt.Outcome, h.failed(ctx, ws, d.SubscriptionID, cmd.At)
 }
 
