@@ -23,6 +23,9 @@ const (
 	SQLite   Dialect = "sqlite"
 )
 
+// PostgresPoolSize bounds each instance's connections to PostgreSQL.
+const PostgresPoolSize = 16
+
 func init() {
 	// sqlx does not know the modernc driver's name; it binds '?' like sqlite3.
 	sqlx.BindDriver("sqlite", sqlx.QUESTION)
@@ -61,8 +64,10 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
-	db.SetMaxOpenConns(32)
-	db.SetMaxIdleConns(32)
+	// Sixteen connections keep two cores busy; several instances must fit together under
+	// the server's max_connections (100 by default) with room for the event listeners.
+	db.SetMaxOpenConns(PostgresPoolSize)
+	db.SetMaxIdleConns(PostgresPoolSize)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
