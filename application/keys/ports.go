@@ -31,7 +31,7 @@ type Queries struct {
 type Deps struct {
 	Tx         platform.Transactor
 	Repo       keys.Repository
-	Workspaces command.WorkspaceDirectory
+	Workspaces platform.WorkspaceDirectory
 	Usage      query.UsageRecorder
 	IDs        platform.IDs
 	Clock      platform.Clock

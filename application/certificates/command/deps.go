@@ -6,13 +6,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/certificates"
-	"github.com/creatorapi/creatorapi/domain/kernel"
 )
-
-// WorkspaceDirectory tells whether a workspace exists (a port onto the workspaces module).
-type WorkspaceDirectory interface {
-	Exists(ctx context.Context, workspaceID string) (bool, error)
-}
 
 // StudentDirectory tells whether a student exists in a workspace (a port onto the students module).
 type StudentDirectory interface {
@@ -36,7 +30,7 @@ type Store interface {
 type Deps struct {
 	Tx          platform.Transactor
 	Repo        Store
-	Workspaces  WorkspaceDirectory
+	Workspaces  platform.WorkspaceDirectory
 	Students    StudentDirectory
 	Completions Completions
 	Publisher   platform.Publisher
@@ -45,12 +39,5 @@ type Deps struct {
 }
 
 func (d Deps) requireWorkspace(ctx context.Context, workspaceID string) error {
-	ok, err := d.Workspaces.Exists(ctx, workspaceID)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return kernel.NotFound("workspace %s not found", workspaceID)
-	}
-	return nil
+	return platform.RequireWorkspace(ctx, d.Workspaces, workspaceID)
 }

@@ -8,14 +8,8 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/keys/query"
 	"github.com/creatorapi/creatorapi/application/platform"
-	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/keys"
 )
-
-// WorkspaceDirectory tells whether a workspace exists (a port onto the workspaces module).
-type WorkspaceDirectory interface {
-	Exists(ctx context.Context, workspaceID string) (bool, error)
-}
 
 // CreateKey issues a key with the given scopes; zero quotas mean the defaults (60/min, 1,000/day).
 type CreateKey struct {
@@ -36,13 +30,13 @@ type CreatedKey struct {
 type CreateKeyHandler struct {
 	tx         platform.Transactor
 	repo       keys.Repository
-	workspaces WorkspaceDirectory
+	workspaces platform.WorkspaceDirectory
 	ids        platform.IDs
 	clock      platform.Clock
 }
 
 // NewCreateKeyHandler builds the handler.
-func NewCreateKeyHandler(tx platform.Transactor, repo keys.Repository, ws WorkspaceDirectory, ids platform.IDs, clock platform.Clock) CreateKeyHandler {
+func NewCreateKeyHandler(tx platform.Transactor, repo keys.Repository, ws platform.WorkspaceDirectory, ids platform.IDs, clock platform.Clock) CreateKeyHandler {
 	return CreateKeyHandler{tx: tx, repo: repo, workspaces: ws, ids: ids, clock: clock}
 }
 
@@ -58,12 +52,8 @@ func (h CreateKeyHandler) Handle(ctx context.Context, cmd CreateKey) (CreatedKey
 		return CreatedKey{}, err
 	}
 	err = h.tx.WithinTx(ctx, func(ctx context.Context) error {
-		ok, err := h.workspaces.Exists(ctx, cmd.WorkspaceID)
-		if err != nil {
+		if err := platform.RequireWorkspace(ctx, h.workspaces, cmd.WorkspaceID); err != nil {
 			return err
-		}
-		if !ok {
-			return kernel.NotFound("workspace %s not found", cmd.WorkspaceID)
 		}
 		return h.repo.Add(ctx, k)
 	})

@@ -6,14 +6,8 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/orders/query"
 	"github.com/creatorapi/creatorapi/application/platform"
-	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/orders"
 )
-
-// WorkspaceDirectory tells whether a workspace exists (a port onto the workspaces module).
-type WorkspaceDirectory interface {
-	Exists(ctx context.Context, workspaceID string) (bool, error)
-}
 
 // StudentDirectory tells whether a student exists in a workspace (a port onto the students module).
 type StudentDirectory interface {
@@ -40,7 +34,7 @@ type Deps struct {
 	Tx           platform.Transactor
 	Repo         orders.Repository
 	ReadModel    query.ReadModel
-	Workspaces   WorkspaceDirectory
+	Workspaces   platform.WorkspaceDirectory
 	Students     StudentDirectory
 	Courses      CourseCatalog
 	Entitlements Entitlements
@@ -50,12 +44,5 @@ type Deps struct {
 }
 
 func (d Deps) requireWorkspace(ctx context.Context, workspaceID string) error {
-	ok, err := d.Workspaces.Exists(ctx, workspaceID)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return kernel.NotFound("workspace %s not found", workspaceID)
-	}
-	return nil
+	return platform.RequireWorkspace(ctx, d.Workspaces, workspaceID)
 }
