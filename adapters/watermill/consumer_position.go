@@ -2,7 +2,11 @@ package watermill
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 )
@@ -10,8 +14,8 @@ import (
 // Positions answers where consumer groups stand in the stream, and moves one back to
 // the start (a projection rebuild).
 type Positions struct {
-	db                           *sqldb.DB
-	behind, rewind, forget, list string
+	db                                  *sqldb.DB
+	behind, rewind, forget, list, first string
 }
 
 // NewPositions prepares the statements of db's dialect.
@@ -19,6 +23,7 @@ func NewPositions(db *sqldb.DB) *Positions {
 	p := &Positions{db: db,
 		forget: db.Rebind(`DELETE FROM event_processed WHERE consumer = ?`),
 		list:   `SELECT consumer_group FROM watermill_offsets_events ORDER BY consumer_group`,
+		first:  `SELECT payload FROM watermill_events ORDER BY "offset" LIMIT 1`,
 	}
 	if db.Dialect == sqldb.Postgres {
 		// Groups advance in (transaction_id, offset) order, the outbox's primary key. A group
@@ -27,6 +32,7 @@ func NewPositions(db *sqldb.DB) *Positions {
 			COALESCE((SELECT last_processed_transaction_id FROM watermill_offsets_events WHERE consumer_group = $1), '0'::xid8),
 			COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = $1), 0)))`
 		p.rewind = `UPDATE watermill_offsets_events SET offset_acked = 0, last_processed_transaction_id = '0'::xid8 WHERE consumer_group = $1`
+		p.first = `SELECT payload FROM watermill_events ORDER BY transaction_id, "offset" LIMIT 1`
 	} else {
 		p.behind = `SELECT EXISTS (SELECT 1 FROM watermill_events WHERE "offset" >
 			COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = ?), 0))`
@@ -66,4 +72,24 @@ func (p *Positions) Rewind(ctx context.Context, group string) error {
 		return fmt.Errorf("forget what %s applied: %w", group, err)
 	}
 	return nil
+}
+
+// FirstEventAt returns the time of the oldest event left in the outbox; ok is false
+// when the outbox is empty.
+func (p *Positions) FirstEventAt(ctx context.Context) (at time.Time, ok bool, err error) {
+	var payload []byte
+	err = p.db.Read(ctx).GetContext(ctx, &payload, p.first)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, false, nil
+	}
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("oldest outbox event: %w", err)
+	}
+	var ev struct {
+		CreatedAt time.Time `json:"created_at"`
+	}
+	if err := json.Unmarshal(payload, &ev); err != nil {
+		return time.Time{}, false, fmt.Errorf("decode oldest outbox event: %w", err)
+	}
+	return ev.CreatedAt.UTC(), true, nil
 }

@@ -23,6 +23,7 @@ const usage = `usage: creatorapi <command> [flags]
   key revoke --workspace ORG KEY_ID
   events failed [--consumer C]            list events consumers parked after failing (JSON)
   events replay [--consumer C] [EVENT_ID] run parked events through their consumer again
+  projections rebuild [--force]           rebuild the analytics read model from the outbox's events
   webhook create --workspace ORG --url U --events t1,t2
   webhook list --workspace ORG
   webhook disable|enable --workspace ORG WEBHOOK_ID
@@ -50,6 +51,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cli.key(args[1:])
 	case "events":
 		err = cli.events(args[1:])
+	case "projections":
+		err = cli.projections(args[1:])
 	case "webhook":
 		err = cli.webhook(args[1:])
 	case "help", "-h", "--help":

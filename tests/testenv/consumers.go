@@ -31,3 +31,13 @@ func (e *Env) WaitForConsumers(t testing.TB) {
 		}
 	}
 }
+
+// CaughtUp tells whether consumer group has consumed the outbox up to its head.
+func (e *Env) CaughtUp(t testing.TB, group string) bool {
+	t.Helper()
+	ok, err := e.pos.CaughtUp(context.Background(), group)
+	if err != nil {
+		t.Fatalf("consumer %s: %v", group, err)
+	}
+	return ok
+}
