@@ -34,3 +34,4 @@ bench:
 	CREATORAPI_BENCH_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/bench $(BENCH_FLAGS)
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/eventsbench
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/webhooksbench
+	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/analyticsbench
