@@ -54,9 +54,10 @@ func newEventRouter(p routerParams) (*watermill.Router, error) {
 }
 
 // Workers runs the background side: the event router (draining on stop), the
-// PostgreSQL LISTEN connection that wakes it when other instances commit, and retention.
+// PostgreSQL LISTEN connection that wakes it when other instances commit, retention, and
+// the webhook dispatcher, notifier and pruning. One-shot CLI commands start none of them.
 func Workers() fx.Option {
-	return fx.Invoke(func(lc fx.Lifecycle, cfg Config, db *sqldb.DB, r *watermill.Router, w *watermill.Wakeup, ret *watermill.Retention, wl wm.LoggerAdapter, logger *slog.Logger) {
+	return fx.Options(fx.Invoke(func(lc fx.Lifecycle, cfg Config, db *sqldb.DB, r *watermill.Router, w *watermill.Wakeup, ret *watermill.Retention, wl wm.LoggerAdapter, logger *slog.Logger) {
 		if db.Dialect == sqldb.Postgres {
 			l := watermill.NewListener(db.Writer.DB, w, wl)
 			lc.Append(fx.Hook{OnStart: l.Start, OnStop: l.Stop})
@@ -71,5 +72,8 @@ func Workers() fx.Option {
 			}
 		})
 		lc.Append(fx.Hook{OnStart: r.Start, OnStop: r.Stop})
-	})
+	}),
+		// After the router, so that on stop the dispatcher stops first.
+		fx.Invoke(runWebhookWorkers),
+	)
 }

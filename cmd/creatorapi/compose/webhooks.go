@@ -63,7 +63,6 @@ func Webhooks() fx.Option {
 			operatorRoutes(operator.WebhookRoutes),
 			eventConsumer(consumers.WebhookFanOut),
 		),
-		fx.Invoke(runWebhookWorkers),
 	)
 }
 
