@@ -44,6 +44,8 @@ func startService(databaseURL string) (*service, error) {
 		"CREATORAPI_ADMIN_ADDR":   s.opAddr,
 		"CREATORAPI_ADMIN_TOKEN":  adminToken,
 		"CREATORAPI_LOG_LEVEL":    "error",
+		// Lets a run compare counting stores, e.g. CREATORAPI_RATE_LIMIT_STORE=memory.
+		"CREATORAPI_RATE_LIMIT_STORE": os.Getenv("CREATORAPI_RATE_LIMIT_STORE"),
 	}
 	cfg, err := compose.LoadConfig(func(name string) string { return env[name] })
 	if err != nil {
