@@ -21,6 +21,7 @@ type Orders struct {
 	db                                                 *sqldb.DB
 	insert, insertItem, insertEntitlement, insertEntry string
 	get, update, revokeEntitlement, nextReceipt        string
+	withEnrollment, liveElsewhere                      string
 }
 
 // NewOrders prepares the statements for db's dialect.
@@ -42,6 +43,9 @@ func NewOrders(db *sqldb.DB) *Orders {
 			WHERE workspace_id = ? AND id = ?`),
 		revokeEntitlement: db.Rebind(`UPDATE order_entitlements SET revoked_at = ?
 			WHERE workspace_id = ? AND order_id = ? AND course_id = ? AND revoked_at IS NULL`),
+		liveElsewhere: db.Rebind(`SELECT COUNT(*) FROM order_entitlements
+			WHERE workspace_id = ? AND enrollment_id = ? AND order_id <> ? AND revoked_at IS NULL`),
+		withEnrollment: db.Rebind(`SELECT order_id FROM order_entitlements WHERE workspace_id = ? AND enrollment_id = ? ORDER BY order_id`),
 		// One statement on both engines: the upsert locks the counter row until commit,
 		// so concurrent orders of a workspace get distinct, consecutive numbers.
 		nextReceipt: db.Rebind(`INSERT INTO receipt_counters (workspace_id, last_number) VALUES (?, 1)
@@ -220,6 +224,24 @@ func (r *Orders) NextReceipt(ctx context.Context, workspaceID string) (int64, er
 	var n int64
 	if err := r.db.Write(ctx).GetContext(ctx, &n, r.nextReceipt, workspaceID); err != nil {
 		return 0, fmt.Errorf("next receipt number: %w", err)
+	}
+	return n, nil
+}
+
+// WithEnrollment lists the ids of the orders holding an entitlement to enrollmentID.
+func (r *Orders) WithEnrollment(ctx context.Context, workspaceID, enrollmentID string) ([]string, error) {
+	var ids []string
+	if err := r.db.Write(ctx).SelectContext(ctx, &ids, r.withEnrollment, workspaceID, enrollmentID); err != nil {
+		return nil, fmt.Errorf("orders with enrollment: %w", err)
+	}
+	return ids, nil
+}
+
+// LiveGrantsElsewhere counts the unrevoked entitlements to enrollmentID of other orders.
+func (r *Orders) LiveGrantsElsewhere(ctx context.Context, workspaceID, enrollmentID, orderID string) (int, error) {
+	var n int
+	if err := r.db.Write(ctx).GetContext(ctx, &n, r.liveElsewhere, workspaceID, enrollmentID, orderID); err != nil {
+		return 0, fmt.Errorf("live grants of %s: %w", enrollmentID, err)
 	}
 	return n, nil
 }

@@ -14,8 +14,9 @@ type Application struct {
 
 // Commands change state.
 type Commands struct {
-	PlaceOrder  command.PlaceOrderHandler
-	RefundOrder command.RefundOrderHandler
+	PlaceOrder              command.PlaceOrderHandler
+	RefundOrder             command.RefundOrderHandler
+	RecordEnrollmentRevoked command.RecordEnrollmentRevokedHandler
 }
 
 // Queries read state.
@@ -28,8 +29,9 @@ type Queries struct {
 func New(d command.Deps) Application {
 	return Application{
 		Commands: Commands{
-			PlaceOrder:  command.NewPlaceOrderHandler(d),
-			RefundOrder: command.NewRefundOrderHandler(d),
+			PlaceOrder:              command.NewPlaceOrderHandler(d),
+			RefundOrder:             command.NewRefundOrderHandler(d),
+			RecordEnrollmentRevoked: command.NewRecordEnrollmentRevokedHandler(d),
 		},
 		Queries: Queries{
 			ListOrders: query.NewListOrdersHandler(d.ReadModel),

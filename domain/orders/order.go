@@ -204,6 +204,24 @@ func (o *Order) RevokeAll(now time.Time) []string {
 	return ids
 }
 
+// RevokeEntitlement stamps the live entitlement backed by enrollmentID, when the
+// enrollment was revoked outside this order (by an operator, or another order's refund).
+// It reports whether anything changed.
+func (o *Order) RevokeEntitlement(enrollmentID string, at time.Time) bool {
+	changed := false
+	for i := range o.Entitlements {
+		e := &o.Entitlements[i]
+		if e.EnrollmentID == enrollmentID && e.RevokedAt == nil {
+			e.RevokedAt = &at
+			changed = true
+		}
+	}
+	if changed && at.After(o.UpdatedAt) {
+		o.UpdatedAt = at
+	}
+	return changed
+}
+
 // Repository stores order aggregates. Get returns NotFound outside the workspace and
 // locks the order for the caller's transaction.
 type Repository interface {
@@ -211,6 +229,10 @@ type Repository interface {
 	Get(ctx context.Context, workspaceID, id string) (*Order, error)
 	// Update saves the order row and its entitlements, and appends new history entries.
 	Update(ctx context.Context, o *Order) error
+	// LiveGrantsElsewhere counts the unrevoked entitlements to enrollmentID held by orders other than orderID.
+	LiveGrantsElsewhere(ctx context.Context, workspaceID, enrollmentID, orderID string) (int, error)
+	// WithEnrollment lists the ids of the workspace's orders holding an entitlement to enrollmentID.
+	WithEnrollment(ctx context.Context, workspaceID, enrollmentID string) ([]string, error)
 	// NextReceipt draws the workspace's next receipt sequence number, race-safe and
 	// without gaps on commit.
 	NextReceipt(ctx context.Context, workspaceID string) (int64, error)

@@ -37,6 +37,15 @@ func (h RefundOrderHandler) Handle(ctx context.Context, cmd RefundOrder) (query.
 		}
 		if o.Remaining() == 0 {
 			for _, enrollmentID := range o.RevokeAll(now) {
+				// A course bought twice shares one enrollment: refunding one purchase must
+				// not take away access another live purchase still grants.
+				others, err := h.deps.Repo.LiveGrantsElsewhere(ctx, cmd.WorkspaceID, enrollmentID, o.ID)
+				if err != nil {
+					return err
+				}
+				if others > 0 {
+					continue
+				}
 				if err := h.deps.Entitlements.Revoke(ctx, cmd.WorkspaceID, enrollmentID); err != nil {
 					return fmt.Errorf("revoke %s: %w", enrollmentID, err)
 				}

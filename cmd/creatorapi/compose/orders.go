@@ -12,6 +12,7 @@ import (
 	"github.com/creatorapi/creatorapi/application/orders/command"
 	"github.com/creatorapi/creatorapi/application/platform"
 	domainenrollments "github.com/creatorapi/creatorapi/domain/enrollments"
+	"github.com/creatorapi/creatorapi/ports/consumers"
 	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
 	"github.com/creatorapi/creatorapi/ports/http/operator"
 )
@@ -33,6 +34,7 @@ func Orders() fx.Option {
 				})
 			},
 			apiEndpoints(v1.OrderEndpoints),
+			eventConsumer(consumers.OrderEntitlements),
 			operatorRoutes(operator.OrderRoutes),
 		),
 	)

@@ -1,0 +1,48 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// RecordEnrollmentRevoked reacts to enrollment.revoked: the entitlements that granted the
+// enrollment show its revocation, whoever revoked it.
+type RecordEnrollmentRevoked struct {
+	WorkspaceID  string
+	EnrollmentID string
+	RevokedAt    time.Time
+}
+
+// RecordEnrollmentRevokedHandler handles RecordEnrollmentRevoked.
+type RecordEnrollmentRevokedHandler struct{ deps Deps }
+
+// NewRecordEnrollmentRevokedHandler builds the handler.
+func NewRecordEnrollmentRevokedHandler(d Deps) RecordEnrollmentRevokedHandler {
+	return RecordEnrollmentRevokedHandler{deps: d}
+}
+
+// Handle is idempotent: an entitlement already revoked (by the order's own full refund,
+// or an earlier delivery of the event) is left as it is. It emits nothing: no public
+// event type describes an entitlement.
+func (h RecordEnrollmentRevokedHandler) Handle(ctx context.Context, cmd RecordEnrollmentRevoked) error {
+	return h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		ids, err := h.deps.Repo.WithEnrollment(ctx, cmd.WorkspaceID, cmd.EnrollmentID)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			o, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, id)
+			if err != nil {
+				return err
+			}
+			if !o.RevokeEntitlement(cmd.EnrollmentID, cmd.RevokedAt) {
+				continue
+			}
+			if err := h.deps.Repo.Update(ctx, o); err != nil {
+				return fmt.Errorf("record revocation on order %s: %w", id, err)
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,42 @@
+package consumers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/orders"
+	"github.com/creatorapi/creatorapi/application/orders/command"
+)
+
+// OrderEntitlementsName is the consumer group of the orders' reaction to revocations.
+const OrderEntitlementsName = "order-entitlements"
+
+// OrderEntitlements stamps an order's entitlement when the enrollment it granted is
+// revoked outside the order (an operator's revoke, or another order's refund).
+func OrderEntitlements(app orders.Application) Consumer {
+	return Consumer{
+		Name: OrderEntitlementsName,
+		Handle: func(ctx context.Context, ev events.Envelope) error {
+			if ev.Type != events.EnrollmentRevoked {
+				return nil
+			}
+			var enrollment struct {
+				ID        string     `json:"id"`
+				RevokedAt *time.Time `json:"revokedAt"`
+			}
+			if err := json.Unmarshal(ev.Data, &enrollment); err != nil {
+				return fmt.Errorf("decode %s data: %w", ev.Type, err)
+			}
+			at := ev.CreatedAt
+			if enrollment.RevokedAt != nil {
+				at = *enrollment.RevokedAt
+			}
+			return app.Commands.RecordEnrollmentRevoked.Handle(ctx, command.RecordEnrollmentRevoked{
+				WorkspaceID: ev.WorkspaceID, EnrollmentID: enrollment.ID, RevokedAt: at,
+			})
+		},
+	}
+}
