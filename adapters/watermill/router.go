@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	wm "github.com/ThreeDotsLabs/watermill"
@@ -62,6 +63,7 @@ type Router struct {
 	consumers []Consumer
 	cfg       RouterConfig
 	logger    wm.LoggerAdapter
+	stopping  atomic.Bool
 
 	router  *message.Router
 	subs    []*drainingSubscriber
@@ -93,7 +95,7 @@ func (r *Router) Start(ctx context.Context) error {
 	if len(r.consumers) == 0 {
 		return nil
 	}
-	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: r.cfg.CloseTimeout}, r.logger)
+	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: r.cfg.CloseTimeout}, stopLogger{LoggerAdapter: r.logger, stopping: &r.stopping})
 	if err != nil {
 		return fmt.Errorf("events router: %w", err)
 	}
@@ -126,6 +128,7 @@ func (r *Router) Stop(ctx context.Context) error {
 	if r.router == nil {
 		return nil
 	}
+	r.stopping.Store(true)
 	close(r.stop) // wakes idle subscribers so that they notice the close at once
 	defer r.release()
 	closed := make(chan error, 1)
