@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
@@ -27,7 +29,8 @@ type Webhooks struct {
 	db                                       *sqldb.DB
 	box                                      Sealer
 	insert, get, getForUpdate, list, enabled string
-	save, healthy                            string
+	save                                     string
+	healthy                                  string // expanded by sqlx.In per call
 }
 
 // NewWebhooks prepares the statements for db's dialect.
@@ -44,7 +47,7 @@ func NewWebhooks(db *sqldb.DB, box Sealer) *Webhooks {
 		save: db.Rebind(`UPDATE webhook_subscriptions SET url = ?, events = ?, status = ?, disabled_reason = ?, secret_sealed = ?,
 			previous_sealed = ?, previous_expires_at = ?, failing_since = ?, updated_at = ?, disabled_at = ?
 			WHERE workspace_id = ? AND id = ?`),
-		healthy: db.Rebind(`UPDATE webhook_subscriptions SET failing_since = NULL WHERE workspace_id = ? AND id = ? AND failing_since IS NOT NULL`),
+		healthy: `UPDATE webhook_subscriptions SET failing_since = NULL WHERE workspace_id = ? AND id IN (?) AND failing_since IS NOT NULL`,
 	}
 }
 
@@ -194,10 +197,17 @@ func (r *Webhooks) Save(ctx context.Context, s *webhooks.Subscription) error {
 	return nil
 }
 
-// MarkHealthy ends a failing streak; a no-op (no row written) for a healthy endpoint.
-func (r *Webhooks) MarkHealthy(ctx context.Context, workspaceID, id string) error {
-	if _, err := r.db.Write(ctx).ExecContext(ctx, r.healthy, workspaceID, id); err != nil {
-		return fmt.Errorf("mark webhook healthy: %w", err)
+// MarkHealthy ends failing streaks; a no-op (no row written) for healthy endpoints.
+func (r *Webhooks) MarkHealthy(ctx context.Context, workspaceID string, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	stmt, args, err := sqlx.In(r.healthy, workspaceID, ids)
+	if err != nil {
+		return fmt.Errorf("mark webhooks healthy: %w", err)
+	}
+	if _, err := r.db.Write(ctx).ExecContext(ctx, r.db.Rebind(stmt), args...); err != nil {
+		return fmt.Errorf("mark webhooks healthy: %w", err)
 	}
 	return nil
 }

@@ -109,7 +109,8 @@ type Deliveries interface {
 	// Get returns NotFound unless the delivery exists in workspaceID.
 	Get(ctx context.Context, workspaceID, id string) (*Delivery, error)
 	Save(ctx context.Context, d *Delivery) error
-	AddAttempt(ctx context.Context, a Attempt) error
+	// AddAttempts appends lines to the attempt log.
+	AddAttempts(ctx context.Context, as []Attempt) error
 	// Attempts returns the attempt logs of the given deliveries, oldest first.
 	Attempts(ctx context.Context, workspaceID string, deliveryIDs []string) (map[string][]Attempt, error)
 	// ResendFailed starts a new cycle for the endpoint's failed deliveries created in [since, until).

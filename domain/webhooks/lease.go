@@ -15,6 +15,13 @@ type Lease struct {
 	Until    time.Time
 }
 
+// Finished is a leased delivery's state after its attempt, computed from the claimed copy.
+type Finished struct {
+	Delivery *Delivery
+	Token    string
+	Cycle    int // CycleAttempts when claimed: only a resend changes it under a lease
+}
+
 // Dispatch hands due deliveries to dispatchers without double sending.
 type Dispatch interface {
 	// ClaimDue leases up to limit deliveries of enabled endpoints due at now, at most
@@ -24,6 +31,9 @@ type Dispatch interface {
 	GetLeased(ctx context.Context, workspaceID, id, token string) (*Delivery, error)
 	// Complete saves d and ends token's lease.
 	Complete(ctx context.Context, d *Delivery, token string) error
+	// Finish saves each delivery whose token still holds its lease and whose cycle is still
+	// the claimed one (no resend meanwhile), ending the lease; saved[i] tells which.
+	Finish(ctx context.Context, fs []Finished) (saved []bool, err error)
 	// Release gives an unused lease back.
 	Release(ctx context.Context, workspaceID, id, token string) error
 }

@@ -139,6 +139,7 @@ type Repository interface {
 	// Enabled lists the workspace's enabled endpoints that want eventType.
 	Enabled(ctx context.Context, workspaceID, eventType string) ([]*Subscription, error)
 	Save(ctx context.Context, s *Subscription) error
-	// MarkHealthy ends the failing streak after a successful attempt.
-	MarkHealthy(ctx context.Context, workspaceID, id string) error
+	// MarkHealthy ends the failing streaks of the workspace's endpoints ids after a
+	// successful attempt.
+	MarkHealthy(ctx context.Context, workspaceID string, ids []string) error
 }

@@ -38,16 +38,11 @@ type Recorded struct {
 // ended, and the auto-disable rule applied; a disable queues the owner's e-mail notice in
 // the same transaction. If the batch fails, each attempt is recorded on its own.
 func (h RecordAttemptHandler) Handle(ctx context.Context, cmds ...RecordAttempt) []Recorded {
-	out := make([]Recorded, len(cmds))
+	var out []Recorded
 	err := h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		healthy := map[string]bool{} // endpoints already marked healthy in this batch
-		for i, cmd := range cmds {
-			out[i].Outcome, out[i].Err = h.one(ctx, cmd, healthy)
-			if out[i].Err != nil && !errors.Is(out[i].Err, ErrLeaseLost) {
-				return out[i].Err
-			}
-		}
-		return nil
+		var err error
+		out, err = h.batch(ctx, cmds)
+		return err
 	})
 	if err == nil {
 		return out
@@ -55,58 +50,60 @@ func (h RecordAttemptHandler) Handle(ctx context.Context, cmds ...RecordAttempt)
 	if len(cmds) == 1 {
 		return []Recorded{{Err: fmt.Errorf("record attempt: %w", err)}}
 	}
+	out = make([]Recorded, len(cmds))
 	for i, cmd := range cmds {
 		out[i] = h.Handle(ctx, cmd)[0]
 	}
 	return out
 }
 
-func (h RecordAttemptHandler) one(ctx context.Context, cmd RecordAttempt, healthy map[string]bool) (webhooks.Outcome, error) {
+// batch saves every delivery's new state with one statement, computed from the claimed
+// copy (nothing else changes a leased delivery but a resend, which Finish detects), then
+// the attempt log with one statement, then the endpoints' failing streaks.
+func (h RecordAttemptHandler) batch(ctx context.Context, cmds []RecordAttempt) ([]Recorded, error) {
+	out := make([]Recorded, len(cmds))
+	attempts := make([]webhooks.Attempt, len(cmds))
+	fs := make([]webhooks.Finished, len(cmds))
+	for i, cmd := range cmds {
+		d := *cmd.Lease.Delivery // a copy: a failed batch is recorded again attempt by attempt
+		attempts[i] = d.RecordAttempt(cmd.Result, cmd.At, h.d.Settings.Policy)
+		fs[i] = webhooks.Finished{Delivery: &d, Token: cmd.Lease.Token, Cycle: cmd.Lease.Delivery.CycleAttempts}
+	}
+	saved, err := h.d.Dispatch.Finish(ctx, fs)
+	if err != nil {
+		return nil, err
+	}
+	logged := make([]webhooks.Attempt, 0, len(cmds))
+	for i, cmd := range cmds {
+		if !saved[i] {
+			attempts[i], out[i].Err = h.reread(ctx, cmd)
+			if errors.Is(out[i].Err, ErrLeaseLost) {
+				continue
+			}
+			if out[i].Err != nil {
+				return nil, out[i].Err
+			}
+		}
+		out[i].Outcome = attempts[i].Outcome
+		logged = append(logged, attempts[i])
+	}
+	if err := h.d.Deliveries.AddAttempts(ctx, logged); err != nil {
+		return nil, err
+	}
+	return out, h.streaks(ctx, logged)
+}
+
+// reread records an attempt Finish did not save: the lease is lost (ErrLeaseLost), or the
+// delivery was resent while in flight and the attempt applies to its stored state.
+func (h RecordAttemptHandler) reread(ctx context.Context, cmd RecordAttempt) (webhooks.Attempt, error) {
 	ws, token := cmd.Lease.Delivery.WorkspaceID, cmd.Lease.Token
 	d, err := h.d.Dispatch.GetLeased(ctx, ws, cmd.Lease.Delivery.ID, token)
 	if kernel.IsNotFound(err) {
-		return "", ErrLeaseLost
+		return webhooks.Attempt{}, ErrLeaseLost
 	}
 	if err != nil {
-		return "", err
+		return webhooks.Attempt{}, err
 	}
 	attempt := d.RecordAttempt(cmd.Result, cmd.At, h.d.Settings.Policy)
-	if err := h.d.Deliveries.AddAttempt(ctx, attempt); err != nil {
-		return "", err
-	}
-	if err := h.d.Dispatch.Complete(ctx, d, token); err != nil {
-		return "", err
-	}
-	if attempt.Outcome == webhooks.Succeeded {
-		if healthy[d.SubscriptionID] {
-			return attempt.Outcome, nil
-		}
-		healthy[d.SubscriptionID] = true
-		return attempt.Outcome, h.d.Subs.MarkHealthy(ctx, ws, d.SubscriptionID)
-	}
-	delete(healthy, d.SubscriptionID) // a later success in the batch must clear the streak again
-	return attempt.Outcome, h.failed(ctx, ws, d.SubscriptionID, cmd.At)
-}
-
-func (h RecordAttemptHandler) failed(ctx context.Context, ws, subID string, at time.Time) error {
-	s, err := h.d.Subs.GetForUpdate(ctx, ws, subID)
-	if err != nil {
-		return err
-	}
-	wasHealthy := s.FailingSince == nil
-	disabled := s.RecordFailure(at, h.d.Settings.DisableAfter)
-	if !wasHealthy && !disabled {
-		return nil
-	}
-	if err := h.d.Subs.Save(ctx, s); err != nil {
-		return err
-	}
-	if !disabled {
-		return nil
-	}
-	owner, err := h.d.Workspaces.OwnerEmail(ctx, ws)
-	if err != nil {
-		return err
-	}
-	return h.d.Notices.Add(ctx, webhooks.DisabledNotice(h.d.IDs.New(webhooks.NoticeIDPrefix), owner, s, h.d.Settings.DisableAfter, at))
+	return attempt, h.d.Dispatch.Complete(ctx, d, token)
 }
