@@ -57,23 +57,25 @@ func newEventRouter(p routerParams) (*watermill.Router, error) {
 // PostgreSQL LISTEN connection that wakes it when other instances commit, retention, and
 // the webhook dispatcher, notifier and pruning. One-shot CLI commands start none of them.
 func Workers() fx.Option {
-	return fx.Options(fx.Invoke(func(lc fx.Lifecycle, cfg Config, db *sqldb.DB, r *watermill.Router, w *watermill.Wakeup, ret *watermill.Retention, wl wm.LoggerAdapter, logger *slog.Logger) {
-		if db.Dialect == sqldb.Postgres {
-			l := watermill.NewListener(db.Writer.DB, w, wl)
-			lc.Append(fx.Hook{OnStart: l.Start, OnStop: l.Stop})
-		}
-		// Retention first, so that it stops after the router: on SQLite a retention run
-		// waiting for the writer must not hold up the router's drain.
-		runEvery(lc, retentionEvery, func(ctx context.Context) {
-			if n, err := ret.Run(ctx); err != nil {
-				logger.Warn("events retention", "error", err)
-			} else if n > 0 {
-				logger.Info("events retention", "deleted", n)
-			}
-		})
-		lc.Append(fx.Hook{OnStart: r.Start, OnStop: r.Stop})
-	}),
-		// After the router, so that on stop the dispatcher stops first.
+	return fx.Options(
+		// Before the router, so that on stop the router drains first: on SQLite the
+		// dispatcher's last run needs the single writer a draining consumer may hold.
 		fx.Invoke(runWebhookWorkers),
+		fx.Invoke(func(lc fx.Lifecycle, cfg Config, db *sqldb.DB, r *watermill.Router, w *watermill.Wakeup, ret *watermill.Retention, wl wm.LoggerAdapter, logger *slog.Logger) {
+			if db.Dialect == sqldb.Postgres {
+				l := watermill.NewListener(db.Writer.DB, w, wl)
+				lc.Append(fx.Hook{OnStart: l.Start, OnStop: l.Stop})
+			}
+			// Retention first, so that it stops after the router: on SQLite a retention run
+			// waiting for the writer must not hold up the router's drain.
+			runEvery(lc, retentionEvery, func(ctx context.Context) {
+				if n, err := ret.Run(ctx); err != nil {
+					logger.Warn("events retention", "error", err)
+				} else if n > 0 {
+					logger.Info("events retention", "deleted", n)
+				}
+			})
+			lc.Append(fx.Hook{OnStart: r.Start, OnStop: r.Stop})
+		}),
 	)
 }
