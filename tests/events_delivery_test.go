@@ -75,13 +75,15 @@ func TestEventsCommitWakesSubscribersWithoutPolling(t *testing.T) {
 			for range 5 {
 				start := time.Now()
 				publisher.publish(t, 1, what)
+				// Far below the one-minute poll, yet generous: this proves the wake-up, not
+				// its latency on a loaded machine (make bench measures that).
 				select {
 				case at := <-seen:
-					if d := at.Sub(start); d > 2*time.Second {
+					if d := at.Sub(start); d > 15*time.Second {
 						t.Fatalf("%s: delivered after %v: the commit did not wake the subscriber", what, d)
 					}
-				case <-time.After(10 * time.Second):
-					t.Fatalf("%s: not delivered within 10s with a one-minute poll", what)
+				case <-time.After(30 * time.Second):
+					t.Fatalf("%s: not delivered within 30s with a one-minute poll", what)
 				}
 			}
 		}
