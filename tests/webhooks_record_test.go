@@ -18,7 +18,7 @@ import (
 
 func claim(t *testing.T, env *testenv.WebhookEnv, n int) []domain.Lease {
 	t.Helper()
-	leases, err := env.App.Commands.ClaimDue.Handle(context.Background(), n, func(string) int { return n })
+	leases, err := env.App.Commands.ClaimDue.Handle(context.Background(), n, domain.Room{PerEndpoint: n})
 	if err != nil {
 		t.Fatalf("claim: %v", err)
 	}

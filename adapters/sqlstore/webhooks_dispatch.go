@@ -1,13 +1,13 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
-
-	"github.com/jmoiron/sqlx"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/domain/kernel"
@@ -24,34 +24,50 @@ const claimCandidates = 4
 // The claim walks the due index in order (an EXISTS, not a join, keeps it from sorting
 // every due row) and stops after LIMIT rows.
 type WebhookDispatch struct {
-	db                                         *sqldb.DB
-	subs                                       *Webhooks
-	anyDue, due, lease, leased, complete, free string
+	db                             *sqldb.DB
+	subs                           *Webhooks
+	anyDue, leased, complete, free string
+	claimHead, claimTail           string // around the VALUES list of endpoints' room
+	sparesWriter                   bool   // run anyDue first
 }
 
 // NewWebhookDispatch prepares the statements for db's dialect.
 func NewWebhookDispatch(db *sqldb.DB, subs *Webhooks) *WebhookDispatch {
 	// PostgreSQL: lock the candidate rows, skipping the ones another instance is claiming.
-	// SQLite: the claim transaction is the only writer (BEGIN IMMEDIATE), nothing to skip.
+	// SQLite: the claim is the only writer, nothing to skip.
 	skipLocked := ""
 	if db.Dialect == sqldb.Postgres {
 		skipLocked = " FOR UPDATE OF d SKIP LOCKED"
 	}
+	endpoint := func(col string) string {
+		return `(SELECT s.` + col + ` FROM webhook_subscriptions s
+			WHERE s.workspace_id = webhook_deliveries.workspace_id AND s.id = webhook_deliveries.subscription_id) AS endpoint_` + col
+	}
 	return &WebhookDispatch{
 		db: db, subs: subs,
-		// A read that finds nothing due spares a write transaction (SQLite's single writer).
+		// A read that finds nothing due spares SQLite's single writer a claim. PostgreSQL
+		// does not need it: a claim that finds nothing writes nothing.
 		// ORDER BY keeps the planner on the due index (a LIMIT 1 alone invites a table scan).
+		sparesWriter: db.Dialect == sqldb.SQLite,
 		anyDue: db.Rebind(`SELECT COUNT(*) FROM (SELECT 1 FROM webhook_deliveries
 			WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
 			ORDER BY next_attempt_at LIMIT 1) AS due`),
-		due: db.Rebind(`SELECT d.id, d.workspace_id, d.subscription_id, d.event_id, d.event_type, d.payload, d.status, d.attempts,
-			d.cycle_attempts, d.cycle_failed_at, d.next_attempt_at, d.last_attempt_at, d.last_status, d.last_error, d.created_at, d.updated_at
-			FROM webhook_deliveries d
+		// One statement: take the due candidates in order (locked), number them per endpoint,
+		// keep those within their endpoint's room (the VALUES list; PerEndpoint for the
+		// others) up to the limit, lease them, and return them with their endpoint.
+		claimHead: `WITH due AS (SELECT d.id, d.subscription_id, d.next_attempt_at FROM webhook_deliveries d
 			WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?)
 			AND EXISTS (SELECT 1 FROM webhook_subscriptions s
 				WHERE s.workspace_id = d.workspace_id AND s.id = d.subscription_id AND s.status = 'enabled')
-			ORDER BY d.next_attempt_at, d.id LIMIT ?` + skipLocked),
-		lease: `UPDATE webhook_deliveries SET lease_until = ?, lease_token = ? WHERE id IN (?)`,
+			ORDER BY d.next_attempt_at, d.id LIMIT ?` + skipLocked + `),
+			ranked AS (SELECT due.id, due.next_attempt_at, COALESCE(room.column2, ?) AS room,
+				ROW_NUMBER() OVER (PARTITION BY due.subscription_id ORDER BY due.next_attempt_at, due.id) AS k
+				FROM due LEFT JOIN (`,
+		claimTail: `) AS room ON room.column1 = due.subscription_id),
+			taken AS (SELECT id FROM ranked WHERE k <= room ORDER BY next_attempt_at, id LIMIT ?)
+			UPDATE webhook_deliveries SET lease_until = ?, lease_token = ? WHERE id IN (SELECT id FROM taken)
+			RETURNING ` + deliveryColumns + `, ` + endpoint("url") + `, ` + endpoint("secret_sealed") + `,
+			` + endpoint("previous_sealed") + `, ` + endpoint("previous_expires_at"),
 		leased: db.Rebind(`SELECT ` + deliveryColumns + ` FROM webhook_deliveries
 			WHERE workspace_id = ? AND id = ? AND lease_token = ?` + db.ForUpdate()),
 		complete: db.Rebind(`UPDATE webhook_deliveries SET status = ?, attempts = ?, cycle_attempts = ?, cycle_failed_at = ?,
@@ -61,64 +77,78 @@ func NewWebhookDispatch(db *sqldb.DB, subs *Webhooks) *WebhookDispatch {
 	}
 }
 
+// claimedRow is a leased delivery with what sending needs of its endpoint.
+type claimedRow struct {
+	deliveryRow
+	URL               string     `db:"endpoint_url"`
+	SecretSealed      []byte     `db:"endpoint_secret_sealed"`
+	PreviousSealed    []byte     `db:"endpoint_previous_sealed"`
+	PreviousExpiresAt *time.Time `db:"endpoint_previous_expires_at"`
+}
+
 // ClaimDue leases up to limit deliveries due at now until until, taking at most
-// room(subscriptionID) per endpoint. The lease survives a crash only until it expires:
-// then another instance sends the delivery again (at least once).
-func (r *WebhookDispatch) ClaimDue(ctx context.Context, now, until time.Time, token string, limit int, room func(string) int) ([]webhooks.Lease, error) {
+// room.Of(subscriptionID) per endpoint, with one statement. The lease survives a crash
+// only until it expires: then another instance sends the delivery again (at least once).
+func (r *WebhookDispatch) ClaimDue(ctx context.Context, now, until time.Time, token string, limit int, room webhooks.Room) ([]webhooks.Lease, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
-	var due int
-	if err := r.db.Read(ctx).GetContext(ctx, &due, r.anyDue, now, now); err != nil {
+	if r.sparesWriter {
+		var due int
+		if err := r.db.Read(ctx).GetContext(ctx, &due, r.anyDue, now, now); err != nil {
+			return nil, fmt.Errorf("claim deliveries: %w", err)
+		}
+		if due == 0 {
+			return nil, nil
+		}
+	}
+	args := []any{now, now, limit * claimCandidates, room.PerEndpoint, "", 0} // a dummy row: VALUES is never empty
+	for id, n := range room.InFlight {
+		args = append(args, id, room.PerEndpoint-n)
+	}
+	stmt := r.db.Rebind(r.claimHead + r.db.Values(len(args)/2-2, "TEXT", "INTEGER") + r.claimTail)
+	args = append(args, limit, until, token)
+	var rows []claimedRow
+	if err := r.db.Write(ctx).SelectContext(ctx, &rows, stmt, args...); err != nil {
 		return nil, fmt.Errorf("claim deliveries: %w", err)
 	}
-	if due == 0 {
-		return nil, nil
-	}
-	var out []webhooks.Lease
-	err := r.db.WithinTx(ctx, func(ctx context.Context) error {
-		var rows []deliveryRow
-		if err := r.db.Write(ctx).SelectContext(ctx, &rows, r.due, now, now, limit*claimCandidates); err != nil {
-			return fmt.Errorf("select due deliveries: %w", err)
-		}
-		taken := map[string]int{}
-		var ids []string
-		endpoints := map[string]*webhooks.Subscription{}
-		for _, row := range rows {
-			if len(ids) == limit {
-				break
-			}
-			if taken[row.SubscriptionID] >= room(row.SubscriptionID) {
-				continue
-			}
-			sub, ok := endpoints[row.SubscriptionID]
-			if !ok {
-				var err error
-				if sub, err = r.subs.Get(ctx, row.WorkspaceID, row.SubscriptionID); err != nil {
-					return err
-				}
-				endpoints[row.SubscriptionID] = sub
-			}
-			taken[row.SubscriptionID]++
-			ids = append(ids, row.ID)
-			out = append(out, webhooks.Lease{Delivery: row.delivery(), Endpoint: sub, Token: token, Until: until})
-		}
-		if len(ids) == 0 {
-			return nil
-		}
-		stmt, args, err := sqlx.In(r.lease, until, token, ids)
-		if err != nil {
-			return fmt.Errorf("lease deliveries: %w", err)
-		}
-		if _, err := r.db.Write(ctx).ExecContext(ctx, r.db.Rebind(stmt), args...); err != nil {
-			return fmt.Errorf("lease deliveries: %w", err)
-		}
-		return nil
+	slices.SortFunc(rows, func(a, b claimedRow) int {
+		return cmp.Or(a.NextAttemptAt.Compare(*b.NextAttemptAt), cmp.Compare(a.ID, b.ID))
 	})
-	if err != nil {
-		return nil, fmt.Errorf("claim deliveries: %w", err)
+	endpoints := map[string]*webhooks.Subscription{}
+	out := make([]webhooks.Lease, 0, len(rows))
+	for _, row := range rows {
+		sub, ok := endpoints[row.SubscriptionID]
+		if !ok {
+			var err error
+			if sub, err = r.endpoint(row); err != nil {
+				return nil, fmt.Errorf("claim deliveries: %w", err)
+			}
+			endpoints[row.SubscriptionID] = sub
+		}
+		out = append(out, webhooks.Lease{Delivery: row.delivery(), Endpoint: sub, Token: token, Until: until})
 	}
 	return out, nil
+}
+
+// endpoint opens the claimed row's endpoint secrets.
+func (r *WebhookDispatch) endpoint(row claimedRow) (*webhooks.Subscription, error) {
+	secret, err := r.subs.open(row.SubscriptionID, row.SecretSealed)
+	if err != nil {
+		return nil, err
+	}
+	s := &webhooks.Subscription{
+		ID: row.SubscriptionID, WorkspaceID: row.WorkspaceID, URL: row.URL, Status: webhooks.Enabled, Secret: secret,
+		PreviousExpiresAt: utcPtr(row.PreviousExpiresAt),
+	}
+	if row.PreviousSealed != nil {
+		prev, err := r.subs.open(row.SubscriptionID, row.PreviousSealed)
+		if err != nil {
+			return nil, err
+		}
+		s.Previous = &prev
+	}
+	return s, nil
 }
 
 // GetLeased returns the delivery locked for update while token still holds its lease,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"sync"
 	"time"
 
@@ -74,15 +75,11 @@ func NewDispatcher(a app.Application, sender *Sender, clock Clock, logger *slog.
 func (d *Dispatcher) Tick(ctx context.Context) (int, error) {
 	d.mu.Lock()
 	free := d.limits.Global - d.total
-	busy := make(map[string]int, len(d.inFlight))
-	for k, v := range d.inFlight {
-		busy[k] = v
-	}
+	room := webhooks.Room{PerEndpoint: d.limits.PerEndpoint, InFlight: maps.Clone(d.inFlight)}
 	d.mu.Unlock()
 	if free <= 0 {
 		return 0, nil
 	}
-	room := func(sub string) int { return d.limits.PerEndpoint - busy[sub] }
 	leases, err := d.app.Commands.ClaimDue.Handle(ctx, free, room)
 	if err != nil {
 		return 0, err

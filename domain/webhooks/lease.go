@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// Lease is a delivery claimed by one dispatcher, with its endpoint, until Until. The
+// Lease is a delivery claimed by one dispatcher, with its endpoint (what sending needs:
+// id, workspace, URL, secrets), until Until. The
 // holder must start sending early enough to finish before Until; then no other instance
 // can claim the delivery meanwhile.
 type Lease struct {
@@ -14,6 +15,16 @@ type Lease struct {
 	Token    string
 	Until    time.Time
 }
+
+// Room is how many more deliveries each endpoint may take: PerEndpoint, less the
+// requests in flight to it.
+type Room struct {
+	PerEndpoint int
+	InFlight    map[string]int // per subscription id
+}
+
+// Of returns the room of one endpoint.
+func (r Room) Of(subscriptionID string) int { return r.PerEndpoint - r.InFlight[subscriptionID] }
 
 // Finished is a leased delivery's state after its attempt, computed from the claimed copy.
 type Finished struct {
@@ -25,8 +36,8 @@ type Finished struct {
 // Dispatch hands due deliveries to dispatchers without double sending.
 type Dispatch interface {
 	// ClaimDue leases up to limit deliveries of enabled endpoints due at now, at most
-	// room(subscriptionID) per endpoint.
-	ClaimDue(ctx context.Context, now, until time.Time, token string, limit int, room func(subscriptionID string) int) ([]Lease, error)
+	// room.Of(subscriptionID) per endpoint.
+	ClaimDue(ctx context.Context, now, until time.Time, token string, limit int, room Room) ([]Lease, error)
 	// GetLeased returns the delivery locked for update while token holds it, else NotFound.
 	GetLeased(ctx context.Context, workspaceID, id, token string) (*Delivery, error)
 	// Complete saves d and ends token's lease.

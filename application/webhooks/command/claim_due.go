@@ -13,9 +13,9 @@ type ClaimDueHandler struct{ d Deps }
 // NewClaimDueHandler builds the handler.
 func NewClaimDueHandler(d Deps) ClaimDueHandler { return ClaimDueHandler{d: d} }
 
-// Handle claims up to limit deliveries, at most room(endpoint) per endpoint, under one
+// Handle claims up to limit deliveries, at most room.Of(endpoint) per endpoint, under one
 // fresh lease token.
-func (h ClaimDueHandler) Handle(ctx context.Context, limit int, room func(subscriptionID string) int) ([]webhooks.Lease, error) {
+func (h ClaimDueHandler) Handle(ctx context.Context, limit int, room webhooks.Room) ([]webhooks.Lease, error) {
 	now := h.d.Clock.Now()
 	leases, err := h.d.Dispatch.ClaimDue(ctx, now, now.Add(h.d.Settings.Lease), h.d.IDs.New("lease"), limit, room)
 	if err != nil {
