@@ -39,10 +39,11 @@ type Dispatcher struct {
 	limits Limits
 	signal *Signal
 
-	mu       sync.Mutex
-	idle     *sync.Cond
-	inFlight map[string]int // per endpoint
-	total    int
+	mu        sync.Mutex
+	idle      *sync.Cond
+	inFlight  map[string]int // requests, per endpoint
+	total     int            // requests
+	recording int            // attempts sent whose results are not recorded yet
 
 	// Results waiting to be recorded, and how many attempt goroutines are recording them.
 	rmu      sync.Mutex
@@ -51,11 +52,14 @@ type Dispatcher struct {
 }
 
 // recordBatch bounds the attempts recorded in one transaction; recordFlushers bounds the
-// transactions recording at once (each statement is a round trip: one recorder alone
-// caps PostgreSQL throughput at about one delivery per 4 round trips).
+// transactions recording at once. A request's slot is freed once its response is read,
+// before its result is recorded, so batches grow with the load (a batch costs about the
+// same round trips whatever its size); maxRecording bounds the results waiting, so that
+// claims pause when recording falls behind.
 const (
 	recordBatch    = 128
 	recordFlushers = 4
+	maxRecording   = recordBatch * recordFlushers
 )
 
 type pendingResult struct {
@@ -74,7 +78,7 @@ func NewDispatcher(a app.Application, sender *Sender, clock Clock, logger *slog.
 // deliveries it started.
 func (d *Dispatcher) Tick(ctx context.Context) (int, error) {
 	d.mu.Lock()
-	free := d.limits.Global - d.total
+	free := min(d.limits.Global-d.total, maxRecording-d.recording)
 	room := webhooks.Room{PerEndpoint: d.limits.PerEndpoint, InFlight: maps.Clone(d.inFlight)}
 	d.mu.Unlock()
 	if free <= 0 {
@@ -100,13 +104,14 @@ func (d *Dispatcher) Tick(ctx context.Context) (int, error) {
 // context: stopping the service lets it finish (bounded by the timeout).
 func (d *Dispatcher) attempt(l webhooks.Lease) {
 	ctx := context.Background()
-	defer d.done(l.Endpoint.ID)
 	at := d.clock.Now()
 	if l.Until.Sub(at) < webhooks.Timeout+sendMargin {
 		// Too late to finish within the lease: another instance may claim it soon.
 		if err := d.app.Commands.Release.Handle(ctx, l); err != nil {
 			d.logger.Warn("release webhook delivery", "delivery", l.Delivery.ID, "error", err)
 		}
+		d.sent(l.Endpoint.ID)
+		d.recorded()
 		return
 	}
 	msg := Message{
@@ -114,6 +119,8 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 		Body: l.Delivery.Payload, Secrets: l.Endpoint.Signing(at), Timestamp: at.Unix(),
 	}
 	res := d.sender.Send(ctx, msg, at)
+	d.sent(l.Endpoint.ID)
+	defer d.recorded()
 	r := d.record(ctx, command.RecordAttempt{Lease: l, At: at, Result: res})
 	outcome, err := r.Outcome, r.Err
 	switch {
@@ -170,24 +177,36 @@ func (d *Dispatcher) flush(ctx context.Context) {
 	}
 }
 
-func (d *Dispatcher) done(endpoint string) {
+// sent frees the request's slot; its result now waits to be recorded.
+func (d *Dispatcher) sent(endpoint string) {
 	d.mu.Lock()
 	d.inFlight[endpoint]--
 	if d.inFlight[endpoint] <= 0 {
 		delete(d.inFlight, endpoint)
 	}
 	d.total--
-	if d.total == 0 {
-		d.idle.Broadcast()
-	}
+	d.recording++
 	d.mu.Unlock()
 	d.signal.Wake() // room freed: more may be claimable
 }
 
-// Wait blocks until no attempt is in flight.
+func (d *Dispatcher) recorded() {
+	d.mu.Lock()
+	d.recording--
+	if d.total == 0 && d.recording == 0 {
+		d.idle.Broadcast()
+	}
+	full := d.recording == maxRecording-1
+	d.mu.Unlock()
+	if full {
+		d.signal.Wake() // claims paused while recording was behind
+	}
+}
+
+// Wait blocks until no attempt is in flight or waiting to be recorded.
 func (d *Dispatcher) Wait() {
 	d.mu.Lock()
-	for d.total > 0 {
+	for d.total > 0 || d.recording > 0 {
 		d.idle.Wait()
 	}
 	d.mu.Unlock()
