@@ -77,16 +77,22 @@ func NewDispatcher(a app.Application, sender *Sender, clock Clock, logger *slog.
 // Tick claims what the free room allows and starts sending it; it returns how many
 // deliveries it started.
 func (d *Dispatcher) Tick(ctx context.Context) (int, error) {
+	n, _, err := d.tick(ctx)
+	return n, err
+}
+
+// tick is Tick that also says whether the claim took all it could (then more may be due).
+func (d *Dispatcher) tick(ctx context.Context) (int, bool, error) {
 	d.mu.Lock()
 	free := min(d.limits.Global-d.total, maxRecording-d.recording)
 	room := webhooks.Room{PerEndpoint: d.limits.PerEndpoint, InFlight: maps.Clone(d.inFlight)}
 	d.mu.Unlock()
 	if free <= 0 {
-		return 0, nil
+		return 0, false, nil
 	}
 	leases, err := d.app.Commands.ClaimDue.Handle(ctx, free, room)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	d.mu.Lock()
 	for _, l := range leases {
@@ -97,7 +103,7 @@ func (d *Dispatcher) Tick(ctx context.Context) (int, error) {
 	for _, l := range leases {
 		go d.attempt(l)
 	}
-	return len(leases), nil
+	return len(leases), len(leases) == free, nil
 }
 
 // attempt sends one leased delivery and records the result. It runs on its own

@@ -37,15 +37,17 @@ func (d *Dispatcher) Run(stop <-chan struct{}) {
 			}
 		}
 		for {
-			n, err := d.Tick(context.Background())
+			n, full, err := d.tick(context.Background())
 			if err != nil {
 				d.logger.Error("claim webhook deliveries", "error", err)
 				break
 			}
-			if n == 0 {
-				break
+			if n > 0 {
+				step = 0 // busy: keep looking quickly
 			}
-			step = 0 // busy: keep looking quickly
+			if !full {
+				break // nothing more within the room: wait for room freed, new deliveries or the poll
+			}
 		}
 	}
 }
