@@ -214,6 +214,18 @@ func benchOne(name, dbURL, dir string, rate, seconds, burst, endpoints int) erro
 
 	// Throughput: burst events published by 8 writers, each fanned out to the endpoints.
 	// First end to end; then the dispatcher alone, on deliveries written while it was paused.
+	// A service's tables have planner statistics (autovacuum); a fresh schema has none until
+	// autovacuum's first pass, and the claim's plan then sorts every due row.
+	analyze := func() error {
+		if db.Dialect != sqldb.Postgres || os.Getenv("WEBHOOKSBENCH_NO_ANALYZE") != "" {
+			return nil
+		}
+		_, err := db.Writer.ExecContext(ctx, "ANALYZE")
+		return err
+	}
+	if err := analyze(); err != nil {
+		return err
+	}
 	loaded, err := newWorkspace(endpoints)
 	if err != nil {
 		return err
@@ -222,6 +234,9 @@ func benchOne(name, dbURL, dir string, rate, seconds, burst, endpoints int) erro
 		return err
 	}
 	stopLoop()
+	if err := analyze(); err != nil {
+		return err
+	}
 	loaded, err = newWorkspace(endpoints)
 	if err != nil {
 		return err
