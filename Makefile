@@ -1,6 +1,7 @@
 # creatorapi developer targets. Everything runs on loopback; nothing here needs Docker.
 GO ?= go
-PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
+PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
+REDIS_URL ?= redis://127.0.0.1:6379/0
 
 .PHONY: run demo test test-pg lint bench build
 
@@ -17,9 +18,9 @@ demo:
 test:
 	$(GO) test ./...
 
-# The same suites with PostgreSQL on (PG_URL).
+# The same suites with PostgreSQL (PG_URL) and Redis (REDIS_URL) on.
 test-pg:
-	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) test -count=1 ./...
+	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) CREATORAPI_TEST_REDIS_URL=$(REDIS_URL) $(GO) test -count=1 ./...
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
@@ -31,7 +32,7 @@ lint:
 # The API under load (GET /api/v1/courses?limit=25, 32 connections) against a bare
 # fiber handler, on SQLite and on PostgreSQL (PG_URL); BENCH_FLAGS e.g. -duration 10s.
 bench:
-	CREATORAPI_BENCH_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/bench $(BENCH_FLAGS)
+	CREATORAPI_BENCH_POSTGRES_URL=$(PG_URL) CREATORAPI_BENCH_REDIS_URL=$(REDIS_URL) $(GO) run ./tests/bench $(BENCH_FLAGS)
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/eventsbench
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/webhooksbench
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/analyticsbench

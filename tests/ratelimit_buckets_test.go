@@ -11,8 +11,8 @@ import (
 const coursesPath = "/api/v1/courses"
 
 func TestMinuteWindowResetsAtSecondZero(t *testing.T) {
-	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
-		env := testenv.Start(t, dbURL)
+	eachCountingStore(t, func(t *testing.T, start func() *testenv.Env) {
+		env := start()
 		ws := env.CreateWorkspace(t, "Academy")
 		_, key := env.CreateKeyWithQuota(t, ws, 3, 100, "read:courses")
 		api := env.API(key)
@@ -43,8 +43,8 @@ func TestMinuteWindowResetsAtSecondZero(t *testing.T) {
 }
 
 func TestDayWindowResetsAtMidnightUTC(t *testing.T) {
-	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
-		env := testenv.Start(t, dbURL)
+	eachCountingStore(t, func(t *testing.T, start func() *testenv.Env) {
+		env := start()
 		ws := env.CreateWorkspace(t, "Academy")
 		_, key := env.CreateKeyWithQuota(t, ws, 100, 3, "read:courses")
 		api := env.API(key)
@@ -72,8 +72,8 @@ func TestDayWindowResetsAtMidnightUTC(t *testing.T) {
 }
 
 func TestRetryAfterCountsToTheReset(t *testing.T) {
-	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
-		env := testenv.Start(t, dbURL)
+	eachCountingStore(t, func(t *testing.T, start func() *testenv.Env) {
+		env := start()
 		ws := env.CreateWorkspace(t, "Academy")
 		_, key := env.CreateKeyWithQuota(t, ws, 2, 1000, "read:courses")
 		api := env.API(key)
@@ -102,8 +102,8 @@ func TestRetryAfterCountsToTheReset(t *testing.T) {
 }
 
 func TestBothBucketsExhaustedWaitForTheLaterReset(t *testing.T) {
-	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
-		env := testenv.Start(t, dbURL)
+	eachCountingStore(t, func(t *testing.T, start func() *testenv.Env) {
+		env := start()
 		ws := env.CreateWorkspace(t, "Academy")
 		_, key := env.CreateKeyWithQuota(t, ws, 2, 2, "read:courses")
 		api := env.API(key)
@@ -128,8 +128,8 @@ func TestBothBucketsExhaustedWaitForTheLaterReset(t *testing.T) {
 }
 
 func TestPerKeyQuotaOverride(t *testing.T) {
-	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
-		env := testenv.Start(t, dbURL)
+	eachCountingStore(t, func(t *testing.T, start func() *testenv.Env) {
+		env := start()
 		ws := env.CreateWorkspace(t, "Academy")
 		_, enterprise := env.CreateKeyWithQuota(t, ws, 5, 50000, "read:courses")
 		_, standard := env.CreateKey(t, ws, "read:courses")
@@ -148,8 +148,8 @@ func TestPerKeyQuotaOverride(t *testing.T) {
 }
 
 func TestRefusedRequestsConsumeNothing(t *testing.T) {
-	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
-		env := testenv.Start(t, dbURL)
+	eachCountingStore(t, func(t *testing.T, start func() *testenv.Env) {
+		env := start()
 		ws := env.CreateWorkspace(t, "Academy")
 		_, key := env.CreateKeyWithQuota(t, ws, 2, 5, "read:courses")
 		api := env.API(key)

@@ -108,6 +108,18 @@ func TestConcurrentRequestsAdmitExactlyTheLimit(t *testing.T) {
 		envs := []*testenv.Env{testenv.Start(t, url), testenv.Start(t, url), testenv.Start(t, url)}
 		expectExactly60Of200(t, envs)
 	})
+	t.Run("redis", func(t *testing.T) {
+		expectExactly60Of200(t, []*testenv.Env{testenv.Start(t, testenv.NewSQLiteURL(t), testenv.UseRedis(t))})
+	})
+	t.Run("three instances on one postgres counting in redis", func(t *testing.T) {
+		redis := testenv.UseRedis(t)
+		url := testenv.NewPostgresURL(t)
+		envs := []*testenv.Env{testenv.Start(t, url, redis), testenv.Start(t, url, redis), testenv.Start(t, url, redis)}
+		expectExactly60Of200(t, envs)
+		if n := countersInDatabase(t, envs[0]); n != 0 {
+			t.Fatalf("%d counter rows in PostgreSQL while counting in Redis, want none", n)
+		}
+	})
 }
 
 func useRateLimitStore(store string) fx.Option {

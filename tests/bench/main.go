@@ -33,7 +33,8 @@ func run() error {
 	flag.DurationVar(&lim.run, "duration", 5*time.Second, "measured run per target")
 	flag.Int64Var(&lim.maxRequests, "max-requests", 2_000_000, "cap on requests per phase")
 	pgURL := flag.String("postgres", firstSet(os.Getenv("CREATORAPI_BENCH_POSTGRES_URL"), os.Getenv("CREATORAPI_TEST_POSTGRES_URL")), "PostgreSQL server URL (empty: skip the PostgreSQL run)")
-	only := flag.String("only", "", "run only this target besides the baseline: sqlite or postgres")
+	redisURL := flag.String("redis", firstSet(os.Getenv("CREATORAPI_BENCH_REDIS_URL"), os.Getenv("CREATORAPI_TEST_REDIS_URL")), "Redis URL (empty: skip the run counting in Redis)")
+	only := flag.String("only", "", "run only this target besides the baseline: sqlite, postgres or redis")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the API runs to this file")
 	flag.Parse()
 
@@ -44,12 +45,12 @@ func run() error {
 	defer stopBare()
 	var pairs []pair
 	// against measures the bare handler, then the API on databaseURL.
-	against := func(name, databaseURL string, ratioTarget float64) error {
+	against := func(name, databaseURL string, ratioTarget float64, env map[string]string) error {
 		bare, err := measure(target{name: "bare fiber JSON", addr: bareAddr, path: "/bare"}, lim)
 		if err != nil {
 			return err
 		}
-		api, err := benchService(name, databaseURL, lim)
+		api, err := benchService(name, databaseURL, lim, env)
 		if err != nil {
 			return err
 		}
@@ -74,7 +75,7 @@ func run() error {
 			return err
 		}
 		defer os.RemoveAll(dir)
-		if err := against("SQLite, counting in memory", "sqlite://"+filepath.Join(dir, "bench.db"), sqliteRatioTarget); err != nil {
+		if err := against("SQLite, counting in memory", "sqlite://"+filepath.Join(dir, "bench.db"), sqliteRatioTarget, nil); err != nil {
 			return err
 		}
 	}
@@ -87,7 +88,23 @@ func run() error {
 				return err
 			}
 			defer drop()
-			if err := against("PostgreSQL, shared counting", dbURL, postgresRatioTarget); err != nil {
+			if err := against("PostgreSQL, shared counting", dbURL, postgresRatioTarget, nil); err != nil {
+				return err
+			}
+		}
+	}
+	if *only == "" || *only == "redis" {
+		if *pgURL == "" || *redisURL == "" {
+			fmt.Println("PostgreSQL + Redis run SKIPPED: set the PostgreSQL and CREATORAPI_BENCH_REDIS_URL or -redis")
+		} else {
+			dbURL, drop, err := freshSchema(*pgURL)
+			if err != nil {
+				return err
+			}
+			defer drop()
+			prefix := fmt.Sprintf("creatorapi-bench:%d:", time.Now().UnixNano())
+			env := map[string]string{"CREATORAPI_RATE_LIMIT_STORE": "redis", "CREATORAPI_REDIS_URL": *redisURL, "CREATORAPI_REDIS_PREFIX": prefix}
+			if err := against("PostgreSQL, shared counting in Redis", dbURL, postgresRatioTarget, env); err != nil {
 				return err
 			}
 		}
@@ -98,8 +115,8 @@ func run() error {
 
 // benchService starts the service on databaseURL, seeds 30 published courses and
 // loads the first page of 25.
-func benchService(name, databaseURL string, lim limits) (result, error) {
-	s, err := startService(databaseURL)
+func benchService(name, databaseURL string, lim limits, env map[string]string) (result, error) {
+	s, err := startService(databaseURL, env)
 	if err != nil {
 		return result{}, err
 	}

@@ -24,8 +24,9 @@ type service struct {
 	dataDir            string
 }
 
-// startService boots creatorapi on databaseURL with both listeners on loopback.
-func startService(databaseURL string) (*service, error) {
+// startService boots creatorapi on databaseURL with both listeners on loopback; extra
+// settings (CREATORAPI_* names) override the defaults.
+func startService(databaseURL string, extra map[string]string) (*service, error) {
 	dataDir, err := os.MkdirTemp("", "creatorapi-bench-")
 	if err != nil {
 		return nil, fmt.Errorf("data folder: %w", err)
@@ -46,6 +47,9 @@ func startService(databaseURL string) (*service, error) {
 		"CREATORAPI_LOG_LEVEL":    "error",
 		// Lets a run compare counting stores, e.g. CREATORAPI_RATE_LIMIT_STORE=memory.
 		"CREATORAPI_RATE_LIMIT_STORE": os.Getenv("CREATORAPI_RATE_LIMIT_STORE"),
+	}
+	for name, value := range extra {
+		env[name] = value
 	}
 	cfg, err := compose.LoadConfig(func(name string) string { return env[name] })
 	if err != nil {

@@ -23,7 +23,9 @@ type Config struct {
 	WebhookDisableAfter  time.Duration   // CREATORAPI_WEBHOOK_DISABLE_AFTER, default 168h
 	SMTPURL              string          // CREATORAPI_SMTP_URL, default unset (notices go to the log and the data folder)
 	LogLevel             string          // CREATORAPI_LOG_LEVEL: debug, info (default), warn, error
-	RateLimitStore       string          // CREATORAPI_RATE_LIMIT_STORE: auto (default), memory, database
+	RateLimitStore       string          // CREATORAPI_RATE_LIMIT_STORE: auto (default), memory, database, redis
+	RedisURL             string          // CREATORAPI_REDIS_URL, e.g. redis://127.0.0.1:6379/0: rate limits count there (auto)
+	RedisPrefix          string          // CREATORAPI_REDIS_PREFIX, default "creatorapi:": the keys' namespace
 	EventsRetention      time.Duration   // CREATORAPI_EVENTS_RETENTION, default 720h: consumed outbox rows older than this are pruned
 }
 
@@ -46,6 +48,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		LogLevel:    get("CREATORAPI_LOG_LEVEL", "info"),
 		// auto: memory on SQLite (one instance), database on PostgreSQL (shared).
 		RateLimitStore: get("CREATORAPI_RATE_LIMIT_STORE", "auto"),
+		RedisURL:       get("CREATORAPI_REDIS_URL", ""),
+		RedisPrefix:    get("CREATORAPI_REDIS_PREFIX", "creatorapi:"),
 	}
 	var err error
 	if cfg.WebhookRetrySchedule, err = parseSchedule(get("CREATORAPI_WEBHOOK_RETRY_SCHEDULE", "1m,5m,30m,2h,6h,24h")); err != nil {
@@ -62,8 +66,12 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	switch cfg.RateLimitStore {
 	case "auto", "memory", "database":
+	case "redis":
+		if cfg.RedisURL == "" {
+			return Config{}, fmt.Errorf("CREATORAPI_RATE_LIMIT_STORE=redis needs CREATORAPI_REDIS_URL")
+		}
 	default:
-		return Config{}, fmt.Errorf("CREATORAPI_RATE_LIMIT_STORE must be auto, memory or database")
+		return Config{}, fmt.Errorf("CREATORAPI_RATE_LIMIT_STORE must be auto, memory, database or redis")
 	}
 	switch cfg.LogLevel {
 	case "debug", "info", "warn", "error":

@@ -32,13 +32,33 @@ func RateLimits() fx.Option {
 	)
 }
 
-// newRateCounter counts in memory on one instance and in the database when instances
-// share it (auto: PostgreSQL means shared).
-func newRateCounter(cfg Config, db *sqldb.DB) ratelimit.Counter {
-	if cfg.RateLimitStore == "database" || cfg.RateLimitStore == "auto" && db.Dialect == sqldb.Postgres {
-		return ratestore.NewDatabase(db)
+// newRateCounter counts in memory on one instance, and in Redis or the database when
+// instances share the quota. auto: Redis when CREATORAPI_REDIS_URL is set (no row lock per
+// request), else the database on PostgreSQL (shared), else memory.
+func newRateCounter(lc fx.Lifecycle, cfg Config, db *sqldb.DB) (ratelimit.Counter, error) {
+	store := cfg.RateLimitStore
+	if store == "auto" {
+		switch {
+		case cfg.RedisURL != "":
+			store = "redis"
+		case db.Dialect == sqldb.Postgres:
+			store = "database"
+		default:
+			store = "memory"
+		}
 	}
-	return ratestore.NewMemory()
+	switch store {
+	case "redis":
+		r, err := ratestore.NewRedis(cfg.RedisURL, cfg.RedisPrefix)
+		if err != nil {
+			return nil, err
+		}
+		lc.Append(fx.Hook{OnStart: r.Ping, OnStop: func(context.Context) error { return r.Close() }})
+		return r, nil
+	case "database":
+		return ratestore.NewDatabase(db), nil
+	}
+	return ratestore.NewMemory(), nil
 }
 
 func sweepRateLimits(lc fx.Lifecycle, l *ratelimit.Limiter, logger *slog.Logger) {
