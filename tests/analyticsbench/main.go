@@ -10,8 +10,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
+
+	"github.com/creatorapi/creatorapi/tests/benchkit"
 
 	"go.uber.org/fx"
 
@@ -48,7 +49,7 @@ func run(requests, burst int) error {
 	for _, orders := range []int{10_000, 1_000_000} {
 		targets := []target{{"sqlite", "sqlite://" + filepath.Join(dir, fmt.Sprintf("bench-%d.db", orders))}}
 		if pg != "" {
-			u, drop, err := freshSchema(pg)
+			u, drop, err := benchkit.FreshSchema(pg)
 			if err != nil {
 				return err
 			}
@@ -62,7 +63,7 @@ func run(requests, burst int) error {
 		}
 	}
 	if pg != "" {
-		u, drop, err := freshSchema(pg)
+		u, drop, err := benchkit.FreshSchema(pg)
 		if err != nil {
 			return err
 		}
@@ -128,16 +129,6 @@ func latency(tg target, dir string, orders, requests int) error {
 		n += r.Orders
 	}
 	fmt.Printf("analytics %-8s summary, 366-day window, %9d orders (%d read-model rows, seeded in %v; window has %d orders): p50 %v  p99 %v  max %v\n",
-		tg.name, orders, rows, seeded.Round(time.Second), n, pct(lat, 50), pct(lat, 99), pct(lat, 100))
+		tg.name, orders, rows, seeded.Round(time.Second), n, benchkit.Percentile(lat, 50), benchkit.Percentile(lat, 99), benchkit.Percentile(lat, 100))
 	return nil
-}
-
-func pct(ds []time.Duration, p int) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := min(len(s)-1, (len(s)*p)/100)
-	return s[i].Round(10 * time.Microsecond)
 }

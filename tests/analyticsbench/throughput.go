@@ -2,15 +2,11 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/jmoiron/sqlx"
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/watermill"
@@ -90,27 +86,4 @@ func throughput(tg target, dir string, burst int) error {
 	fmt.Printf("analytics %-8s throughput (%d events, 8 writers): outbox %.0f events/s, through the analytics projection %.0f events/s\n",
 		tg.name, burst, float64(burst)/published.Seconds(), float64(burst)/consumed.Seconds())
 	return nil
-}
-
-// freshSchema returns the URL of a new schema on base, and a function that drops it.
-func freshSchema(base string) (string, func(), error) {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "abench_" + hex.EncodeToString(b[:])
-	admin, err := sqlx.Open("pgx", base)
-	if err != nil {
-		return "", nil, err
-	}
-	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
-		admin.Close()
-		return "", nil, fmt.Errorf("create schema: %w", err)
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		return "", nil, err
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String(), func() { _, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE"); admin.Close() }, nil
 }

@@ -5,18 +5,14 @@
 package main
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"flag"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
 	"time"
 
-	"github.com/jmoiron/sqlx"
+	"github.com/creatorapi/creatorapi/tests/benchkit"
 )
 
 func main() {
@@ -83,7 +79,7 @@ func run() error {
 		if *pgURL == "" {
 			fmt.Println("PostgreSQL run SKIPPED: set CREATORAPI_BENCH_POSTGRES_URL or -postgres")
 		} else {
-			dbURL, drop, err := freshSchema(*pgURL)
+			dbURL, drop, err := benchkit.FreshSchema(*pgURL)
 			if err != nil {
 				return err
 			}
@@ -97,7 +93,7 @@ func run() error {
 		if *pgURL == "" || *redisURL == "" {
 			fmt.Println("PostgreSQL + Redis run SKIPPED: set the PostgreSQL and CREATORAPI_BENCH_REDIS_URL or -redis")
 		} else {
-			dbURL, drop, err := freshSchema(*pgURL)
+			dbURL, drop, err := benchkit.FreshSchema(*pgURL)
 			if err != nil {
 				return err
 			}
@@ -126,34 +122,6 @@ func benchService(name, databaseURL string, lim limits, env map[string]string) (
 		return result{}, fmt.Errorf("seed: %w", err)
 	}
 	return measure(target{name: name, addr: s.publicAddr, path: "/api/v1/courses?limit=25", bearer: key}, lim)
-}
-
-// freshSchema creates an empty schema on the server and returns a URL that uses it.
-func freshSchema(base string) (string, func(), error) {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "bench_" + hex.EncodeToString(b[:])
-	admin, err := sqlx.Open("pgx", base)
-	if err != nil {
-		return "", nil, err
-	}
-	if _, err := admin.ExecContext(context.Background(), "CREATE SCHEMA "+schema); err != nil {
-		admin.Close()
-		return "", nil, fmt.Errorf("create schema: %w", err)
-	}
-	drop := func() {
-		_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-		admin.Close()
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		drop()
-		return "", nil, err
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String(), drop, nil
 }
 
 func firstSet(values ...string) string {

@@ -5,20 +5,17 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/jmoiron/sqlx"
+	"github.com/creatorapi/creatorapi/tests/benchkit"
+
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -47,7 +44,7 @@ func run(rate, seconds, burst int) error {
 	defer os.RemoveAll(dir)
 	targets := []struct{ name, url string }{{"sqlite", "sqlite://" + filepath.Join(dir, "bench.db")}}
 	if base := os.Getenv("CREATORAPI_TEST_POSTGRES_URL"); base != "" {
-		u, drop, err := freshSchema(base)
+		u, drop, err := benchkit.FreshSchema(base)
 		if err != nil {
 			return err
 		}
@@ -162,8 +159,8 @@ func benchOne(name, dbURL, dir string, rate, seconds, burst int) error {
 	}
 	p.mu.Unlock()
 	fmt.Printf("events %-8s commit-to-handler at %d events/s (%d events, 2 consumers): p50 %v  p99 %v  max %v\n",
-		name, rate, len(lat), pct(lat, 50), pct(lat, 99), pct(lat, 100))
-	fmt.Printf("events %-8s write transaction (insert + outbox) while consumers run: p50 %v  p99 %v\n", name, pct(writes, 50), pct(writes, 99))
+		name, rate, len(lat), benchkit.Percentile(lat, 50), benchkit.Percentile(lat, 99), benchkit.Percentile(lat, 100))
+	fmt.Printf("events %-8s write transaction (insert + outbox) while consumers run: p50 %v  p99 %v\n", name, benchkit.Percentile(writes, 50), benchkit.Percentile(writes, 99))
 
 	// Throughput: 8 writers, one event per transaction, as fast as they go.
 	before := p.handled.Load()
@@ -196,37 +193,4 @@ func benchOne(name, dbURL, dir string, rate, seconds, burst int) error {
 	fmt.Printf("events %-8s throughput: outbox %.0f events/s (8 writers), through the projection %.0f events/s\n",
 		name, float64(burst)/published.Seconds(), float64(burst)/consumed.Seconds())
 	return nil
-}
-
-func pct(ds []time.Duration, p int) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := min(len(s)-1, (len(s)*p)/100)
-	return s[i].Round(10 * time.Microsecond)
-}
-
-// freshSchema returns the URL of a new schema on base, and a function that drops it.
-func freshSchema(base string) (string, func(), error) {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "bench_" + hex.EncodeToString(b[:])
-	admin, err := sqlx.Open("pgx", base)
-	if err != nil {
-		return "", nil, err
-	}
-	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
-		admin.Close()
-		return "", nil, fmt.Errorf("create schema: %w", err)
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		return "", nil, err
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String(), func() { _, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE"); admin.Close() }, nil
 }

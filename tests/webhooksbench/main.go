@@ -6,24 +6,21 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/jmoiron/sqlx"
+	"github.com/creatorapi/creatorapi/tests/benchkit"
+
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -65,7 +62,7 @@ func run(rate, seconds, burst, endpoints int) error {
 	defer os.RemoveAll(dir)
 	targets := []struct{ name, url string }{{"sqlite", "sqlite://" + filepath.Join(dir, "bench.db")}}
 	if base := os.Getenv("CREATORAPI_TEST_POSTGRES_URL"); base != "" {
-		u, drop, err := freshSchema(base)
+		u, drop, err := benchkit.FreshSchema(base)
 		if err != nil {
 			return err
 		}
@@ -210,7 +207,7 @@ func benchOne(name, dbURL, dir string, rate, seconds, burst, endpoints int) erro
 	cmu.Unlock()
 	rc.mu.Unlock()
 	fmt.Printf("webhooks %-8s latency at %d events/s for %d s: commit-to-receiver p50 %s, p99 %s, max %s (%d events)\n",
-		name, rate, seconds, pct(lat, 50), pct(lat, 99), pct(lat, 100), len(lat))
+		name, rate, seconds, benchkit.Percentile(lat, 50), benchkit.Percentile(lat, 99), benchkit.Percentile(lat, 100), len(lat))
 
 	// Throughput: burst events published by 8 writers, each fanned out to the endpoints.
 	// First end to end; then the dispatcher alone, on deliveries written while it was paused.
@@ -324,42 +321,4 @@ func lastEventID(ctx context.Context, db *sqldb.DB) string {
 	var env struct{ ID string }
 	_ = json.Unmarshal(payload, &env)
 	return env.ID
-}
-
-func pct(ds []time.Duration, p int) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := min(len(s)-1, (len(s)*p)/100)
-	return s[i].Round(10 * time.Microsecond)
-}
-
-// freshSchema returns the URL of a new schema on base, and a function that drops it.
-func freshSchema(base string) (string, func(), error) {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "bench_" + hex.EncodeToString(b[:])
-	admin, err := sqlx.Open("pgx", base)
-	if err != nil {
-		return "", nil, err
-	}
-	if _, err := admin.ExecContext(context.Background(), "CREATE SCHEMA "+schema); err != nil {
-		admin.Close()
-		return "", nil, fmt.Errorf("create schema: %w", err)
-	}
-	drop := func() {
-		_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-		admin.Close()
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		drop()
-		return "", nil, err
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String(), drop, nil
 }
