@@ -82,3 +82,28 @@ func required(name, value string) error {
 	}
 	return nil
 }
+
+// workspaceCommand parses `--workspace ORG` and, when idName is not empty, exactly one
+// positional id, as the list, revoke, disable and enable commands take them.
+func workspaceCommand(name, idName string, args []string) (workspaceID, id string, err error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	ws := fs.String("workspace", "", "workspace id (org_...)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return "", "", err
+	}
+	if err := required("workspace", *ws); err != nil {
+		return "", "", err
+	}
+	usage := "usage: creatorapi " + name + " --workspace ORG"
+	if idName == "" {
+		if len(pos) != 0 {
+			return "", "", usageError(usage)
+		}
+		return *ws, "", nil
+	}
+	if len(pos) != 1 {
+		return "", "", usageError(usage + " " + idName)
+	}
+	return *ws, pos[0], nil
+}

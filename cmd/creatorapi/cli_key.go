@@ -65,17 +65,13 @@ func (c *CLI) keyCreate(args []string) error {
 }
 
 func (c *CLI) keyList(args []string) error {
-	fs := flag.NewFlagSet("key list", flag.ContinueOnError)
-	ws := fs.String("workspace", "", "workspace id (org_...)")
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := required("workspace", *ws); err != nil {
+	ws, _, err := workspaceCommand("key list", "", args)
+	if err != nil {
 		return err
 	}
 	var app keys.Application
 	return c.withModules(func(ctx context.Context) error {
-		list, err := app.Queries.ListKeys.Handle(ctx, *ws)
+		list, err := app.Queries.ListKeys.Handle(ctx, ws)
 		if err != nil {
 			return err
 		}
@@ -84,21 +80,13 @@ func (c *CLI) keyList(args []string) error {
 }
 
 func (c *CLI) keyRevoke(args []string) error {
-	fs := flag.NewFlagSet("key revoke", flag.ContinueOnError)
-	ws := fs.String("workspace", "", "workspace id (org_...)")
-	pos, err := parseFlags(fs, args)
+	ws, keyID, err := workspaceCommand("key revoke", "KEY_ID", args)
 	if err != nil {
 		return err
 	}
-	if err := required("workspace", *ws); err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError("usage: creatorapi key revoke --workspace ORG KEY_ID")
-	}
 	var app keys.Application
 	return c.withModules(func(ctx context.Context) error {
-		k, err := app.Commands.RevokeKey.Handle(ctx, command.RevokeKey{WorkspaceID: *ws, KeyID: pos[0]})
+		k, err := app.Commands.RevokeKey.Handle(ctx, command.RevokeKey{WorkspaceID: ws, KeyID: keyID})
 		if err != nil {
 			return err
 		}

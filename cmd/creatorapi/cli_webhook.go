@@ -60,17 +60,13 @@ func (c *CLI) webhookCreate(args []string) error {
 }
 
 func (c *CLI) webhookList(args []string) error {
-	fs := flag.NewFlagSet("webhook list", flag.ContinueOnError)
-	ws := fs.String("workspace", "", "workspace id (org_...)")
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := required("workspace", *ws); err != nil {
+	ws, _, err := workspaceCommand("webhook list", "", args)
+	if err != nil {
 		return err
 	}
 	var app webhooks.Application
 	return c.withModules(func(ctx context.Context) error {
-		list, err := app.Queries.ListWebhooks.Handle(ctx, *ws)
+		list, err := app.Queries.ListWebhooks.Handle(ctx, ws)
 		if err != nil {
 			return err
 		}
@@ -79,21 +75,13 @@ func (c *CLI) webhookList(args []string) error {
 }
 
 func (c *CLI) webhookSetStatus(verb string, enabled bool, args []string) error {
-	fs := flag.NewFlagSet("webhook "+verb, flag.ContinueOnError)
-	ws := fs.String("workspace", "", "workspace id (org_...)")
-	pos, err := parseFlags(fs, args)
+	ws, webhookID, err := workspaceCommand("webhook "+verb, "WEBHOOK_ID", args)
 	if err != nil {
 		return err
 	}
-	if err := required("workspace", *ws); err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError("usage: creatorapi webhook " + verb + " --workspace ORG WEBHOOK_ID")
-	}
 	var app webhooks.Application
 	return c.withModules(func(ctx context.Context) error {
-		w, err := app.Commands.SetWebhookStatus.Handle(ctx, command.SetWebhookStatus{WorkspaceID: *ws, WebhookID: pos[0], Enabled: enabled})
+		w, err := app.Commands.SetWebhookStatus.Handle(ctx, command.SetWebhookStatus{WorkspaceID: ws, WebhookID: webhookID, Enabled: enabled})
 		if err != nil {
 			return err
 		}
