@@ -27,6 +27,8 @@ lint:
 	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 
+# webhookload: the built binary over HTTP under open-loop load (50, 200, 500/s, saturation), fresh
+# and aged PostgreSQL and fresh SQLite; WEBHOOKLOAD_FLAGS e.g. -phase 5s -aged-rows 100000.
 # Benchmarks: Go benchmarks and bounded load runs on loopback, printed as ratios to a
 # baseline measured in the same run.
 # The API under load (GET /api/v1/courses?limit=25, 32 connections) against a bare
@@ -36,3 +38,4 @@ bench:
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/eventsbench
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/webhooksbench
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/analyticsbench
+	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/webhookload $(WEBHOOKLOAD_FLAGS)

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/creatorapi/creatorapi/tests/benchkit"
+)
+
+type phase struct {
+	name  string
+	rate  int // requests/s, open loop; 0 means closed loop with conns connections
+	conns int
+}
+
+type latencies struct{ p50, p99, max time.Duration }
+
+func summarize(ds []time.Duration) latencies {
+	l := latencies{p50: benchkit.Percentile(ds, 50), p99: benchkit.Percentile(ds, 99)}
+	for _, d := range ds {
+		l.max = max(l.max, d)
+	}
+	l.max = l.max.Round(10 * time.Microsecond)
+	return l
+}
+
+type phaseResult struct {
+	phase
+	sent, accepted, delivered int
+	acceptedPerSec            float64
+	deliveredPerSec           float64
+	api, receipt              latencies
+	backlog                   time.Duration // last arrival after the last accepted request; -1 when some never came
+	svcCPUms, pgCPUms         float64       // per delivered event
+}
+
+// drainLimit bounds the wait for a phase's webhooks after its last request.
+const drainLimit = 60 * time.Second
+
+func runPhase(ctx context.Context, svc *service, d *driver, rc *receiver, ph phase, dur time.Duration) (phaseResult, error) {
+	from := d.seq.Load() + 1
+	svc0, err := cpuOf(svc.pid())
+	if err != nil {
+		return phaseResult{}, err
+	}
+	pg0 := postgresCPU()
+	start := time.Now()
+	var results []sendResult
+	if ph.rate > 0 {
+		results = d.openLoop(ctx, ph.rate, dur)
+	} else {
+		results = d.closedLoop(ctx, ph.conns, dur)
+	}
+	to := d.seq.Load() + 1
+
+	r := phaseResult{phase: ph, sent: len(results)}
+	var apiLat []time.Duration
+	var lastAccepted time.Time
+	want := map[int64]bool{}
+	for _, s := range results {
+		if !s.ok {
+			continue
+		}
+		r.accepted++
+		want[s.seq] = true
+		apiLat = append(apiLat, s.latency)
+		if s.finished.After(lastAccepted) {
+			lastAccepted = s.finished
+		}
+	}
+	r.api = summarize(apiLat)
+	r.acceptedPerSec = float64(r.accepted) / lastAccepted.Sub(start).Seconds()
+
+	complete := waitForSet(rc, from, to, want, drainLimit)
+	arrivals := rc.collect(from, to)
+	svc1, err := cpuOf(svc.pid())
+	if err != nil {
+		return phaseResult{}, err
+	}
+	pg1 := postgresCPU()
+
+	var receipt []time.Duration
+	var lastArrival time.Time
+	for _, a := range arrivals {
+		receipt = append(receipt, a.latency)
+		if a.at.After(lastArrival) {
+			lastArrival = a.at
+		}
+	}
+	r.delivered = len(arrivals)
+	r.receipt = summarize(receipt)
+	if r.delivered > 0 {
+		r.deliveredPerSec = float64(r.delivered) / lastArrival.Sub(start).Seconds()
+		r.svcCPUms = float64((svc1 - svc0).Microseconds()) / 1000 / float64(r.delivered)
+		r.pgCPUms = float64((pg1 - pg0).Microseconds()) / 1000 / float64(r.delivered)
+	}
+	switch {
+	case !complete:
+		r.backlog = -1
+	case lastArrival.After(lastAccepted):
+		r.backlog = lastArrival.Sub(lastAccepted).Round(time.Millisecond)
+	}
+	return r, nil
+}
+
+// waitForSet waits until every accepted seq has arrived.
+func waitForSet(rc *receiver, from, to int64, want map[int64]bool, limit time.Duration) bool {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		if len(rc.collect(from, to)) >= len(want) {
+			return true
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return false
+}
+
+// measureIdle returns the service's and PostgreSQL's CPU over dur with no load, scaled to 30 s.
+func measureIdle(svc *service, dur time.Duration) (idle struct{ svc, pg time.Duration }) {
+	s0, _ := cpuOf(svc.pid())
+	p0 := postgresCPU()
+	time.Sleep(dur)
+	s1, _ := cpuOf(svc.pid())
+	p1 := postgresCPU()
+	scale := float64(30*time.Second) / float64(dur)
+	idle.svc = time.Duration(float64(s1-s0) * scale)
+	idle.pg = time.Duration(float64(p1-p0) * scale)
+	return idle
+}
+
+// measureFloor is the baseline: the same driver posting a webhook-sized body straight to
+// a loopback receiver at 200/s for 3 s, the least any send-to-receipt figure can be.
+func measureFloor(ctx context.Context) (latencies, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return latencies{}, err
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.WriteHeader(http.StatusNoContent)
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64}}
+	body := bytes.Repeat([]byte("x"), 400)
+	var (
+		mu  sync.Mutex
+		ds  []time.Duration
+		wg  sync.WaitGroup
+		url = "http://" + ln.Addr().String()
+	)
+	start := time.Now()
+	for i := 0; i < 600; i++ {
+		intended := start.Add(time.Duration(i) * 5 * time.Millisecond)
+		time.Sleep(time.Until(intended))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+			resp, err := client.Do(req)
+			if err != nil {
+				return
+			}
+			resp.Body.Close()
+			mu.Lock()
+			ds = append(ds, time.Since(intended))
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return summarize(ds), nil
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// clockTicks is USER_HZ, 100 on every Linux this runs on (sysconf(_SC_CLK_TCK)).
+const clockTicks = 100
+
+// cpuOf returns the user+system CPU time a process has used, from /proc/PID/stat.
+func cpuOf(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	return parseStatCPU(b)
+}
+
+// parseStatCPU reads utime and stime (fields 14 and 15) after the command name, which
+// may itself hold spaces and parentheses.
+func parseStatCPU(stat []byte) (time.Duration, error) {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("unexpected /proc stat line")
+	}
+	fields := strings.Fields(string(stat[i+1:]))
+	if len(fields) < 13 {
+		return 0, fmt.Errorf("short /proc stat line")
+	}
+	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("parse /proc stat times")
+	}
+	return time.Duration(utime+stime) * time.Second / clockTicks, nil
+}
+
+// postgresCPU sums the CPU time of every process named postgres: the server and all its
+// backends. Backends that exited between two samples are lost, so connections are kept
+// pooled by the service; the machine should be otherwise quiet during a run.
+func postgresCPU() time.Duration {
+	var total time.Duration
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		comm, err := os.ReadFile(filepath.Join(d, "comm"))
+		if err != nil || strings.TrimSpace(string(comm)) != "postgres" {
+			continue
+		}
+		pid, _ := strconv.Atoi(filepath.Base(d))
+		if c, err := cpuOf(pid); err == nil {
+			total += c
+		}
+	}
+	return total
+}
+
+// peakRSS is the process's high-water resident set (VmHWM), in MiB.
+func peakRSS(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}

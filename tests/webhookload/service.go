@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+const adminToken = "webhookload-admin-token-0123456789abcdef"
+
+// service is the built binary running `serve` on loopback ports of its own.
+type service struct {
+	bin, dataDir, dbURL string
+	publicAddr          string
+	adminAddr           string
+	cmd                 *exec.Cmd
+	log                 *os.File
+}
+
+func buildBinary(dir string) (string, error) {
+	bin := filepath.Join(dir, "creatorapi")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/creatorapi")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("go build: %w", err)
+	}
+	return bin, nil
+}
+
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+func newService(bin, dataDir, dbURL string) (*service, error) {
+	pub, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	adm, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	return &service{bin: bin, dataDir: dataDir, dbURL: dbURL, publicAddr: pub, adminAddr: adm}, nil
+}
+
+func (s *service) start() error {
+	if err := os.MkdirAll(s.dataDir, 0o700); err != nil {
+		return err
+	}
+	log, err := os.OpenFile(filepath.Join(s.dataDir, "service.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	s.log = log
+	s.cmd = exec.Command(s.bin, "serve")
+	s.cmd.Env = append(os.Environ(),
+		"CREATORAPI_DATA_DIR="+s.dataDir,
+		"CREATORAPI_DATABASE_URL="+s.dbURL,
+		"CREATORAPI_HTTP_ADDR="+s.publicAddr,
+		"CREATORAPI_ADMIN_ADDR="+s.adminAddr,
+		"CREATORAPI_ADMIN_TOKEN="+adminToken,
+		"CREATORAPI_SECRET_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+		"CREATORAPI_WEBHOOK_ALLOW_PRIVATE=true",
+		"CREATORAPI_LOG_LEVEL=warn",
+	)
+	s.cmd.Stdout, s.cmd.Stderr = log, log
+	if err := s.cmd.Start(); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get("http://" + s.publicAddr + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.stop()
+	return fmt.Errorf("service not ready after 60 s (log: %s)", log.Name())
+}
+
+func (s *service) pid() int { return s.cmd.Process.Pid }
+
+func (s *service) stop() {
+	if s.cmd == nil || s.cmd.Process == nil {
+		return
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-done
+	}
+	s.log.Close()
+	s.cmd = nil
+}
+
+// admin calls the operator API and decodes the JSON answer into out.
+func (s *service) admin(ctx context.Context, method, path string, body, out any) error {
+	b, _ := json.Marshal(body)
+	req, err := http.NewRequestWithContext(ctx, method, "http://"+s.adminAddr+"/internal/v1"+path, bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+adminToken)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("%s %s: %d %s", method, path, resp.StatusCode, raw)
+	}
+	return json.Unmarshal(raw, out)
+}
+
+// workspace is what a run needs: a key that may create students, and the signing
+// secret of one endpoint subscribed to student.created at the receiver.
+type workspace struct {
+	id, key, signingSecret string
+}
+
+func (s *service) setup(ctx context.Context, receiverURL string) (workspace, error) {
+	var ws struct{ ID string }
+	if err := s.admin(ctx, "POST", "/workspaces", map[string]any{"name": "Load", "ownerEmail": "owner@example.com"}, &ws); err != nil {
+		return workspace{}, err
+	}
+	var key struct{ Secret string }
+	if err := s.admin(ctx, "POST", "/workspaces/"+ws.ID+"/keys", map[string]any{
+		"name": "load", "scopes": []string{"write:students"}, "perMinute": 1_000_000_000, "perDay": 1_000_000_000,
+	}, &key); err != nil {
+		return workspace{}, err
+	}
+	var hook struct{ SigningSecret string }
+	if err := s.admin(ctx, "POST", "/workspaces/"+ws.ID+"/webhooks", map[string]any{
+		"url": receiverURL, "events": []string{"student.created"},
+	}, &hook); err != nil {
+		return workspace{}, err
+	}
+	return workspace{id: ws.ID, key: key.Secret, signingSecret: hook.SigningSecret}, nil
+}
