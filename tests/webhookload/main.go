@@ -20,6 +20,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/creatorapi/creatorapi/tests/benchkit"
 )
 
@@ -30,6 +32,7 @@ type config struct {
 	states    []string
 	sqlite    bool
 	pgBaseURL string
+	profiles  string // folder for CPU profiles of each phase, or ""
 }
 
 func main() {
@@ -39,6 +42,7 @@ func main() {
 	flag.DurationVar(&cfg.idle, "idle", 15*time.Second, "length of the idle measurement")
 	flag.IntVar(&cfg.agedRows, "aged-rows", 1_000_000, "events (and deliveries, attempts, students) in the aged database")
 	flag.BoolVar(&cfg.sqlite, "sqlite", true, "also run on a fresh SQLite database")
+	flag.StringVar(&cfg.profiles, "profiles", "", "write a CPU profile of the service per phase into this folder (go tool pprof)")
 	flag.Parse()
 	cfg.states = strings.Split(*states, ",")
 	cfg.pgBaseURL = os.Getenv("CREATORAPI_TEST_POSTGRES_URL")
@@ -131,9 +135,18 @@ func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine, stat
 			return err
 		}
 	}
+	var stats *sqlx.DB // PostgreSQL's counters, read through a connection of our own
+	if engine == "postgres" {
+		if stats, err = sqlx.Open("pgx", dbURL); err != nil {
+			return err
+		}
+		defer stats.Close()
+	}
 	rep := report{label: label, floor: floor}
 	for _, ph := range []phase{{name: "50/s", rate: 50}, {name: "200/s", rate: 200}, {name: "500/s", rate: 500}, {name: "saturation", conns: 32}} {
-		res, err := runPhase(ctx, svc, d, rc, ph, cfg.phase)
+		stopProfile := startProfile(ctx, svc, cfg, label, ph.name)
+		res, err := runPhase(ctx, svc, d, rc, stats, ph, cfg.phase)
+		stopProfile()
 		if err != nil {
 			return err
 		}
@@ -156,4 +169,22 @@ func waitFor(rc *receiver, from, to int64, limit time.Duration) bool {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return false
+}
+
+// startProfile profiles the service for the length of a phase when -profiles is set;
+// the returned function waits for the profile to be written.
+func startProfile(ctx context.Context, svc *service, cfg config, label, phase string) func() {
+	if cfg.profiles == "" {
+		return func() {}
+	}
+	name := strings.NewReplacer(" ", "-", "/", "per").Replace(label + "-" + phase)
+	file := filepath.Join(cfg.profiles, name+".pprof")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := svc.profile(ctx, cfg.phase, file); err != nil {
+			fmt.Fprintln(os.Stderr, "webhookload: profile:", err)
+		}
+	}()
+	return func() { <-done }
 }

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/creatorapi/creatorapi/tests/benchkit"
 )
 
@@ -37,13 +39,20 @@ type phaseResult struct {
 	api, receipt              latencies
 	backlog                   time.Duration // last arrival after the last accepted request; -1 when some never came
 	svcCPUms, pgCPUms         float64       // per delivered event
+	xactsPerEvent             float64       // PostgreSQL transactions per delivered event
+	writesPerEvent            float64       // rows inserted, updated or deleted per delivered event
+	tableWrites               string        // the same per table
 }
 
 // drainLimit bounds the wait for a phase's webhooks after its last request.
 const drainLimit = 60 * time.Second
 
-func runPhase(ctx context.Context, svc *service, d *driver, rc *receiver, ph phase, dur time.Duration) (phaseResult, error) {
+func runPhase(ctx context.Context, svc *service, d *driver, rc *receiver, stats *sqlx.DB, ph phase, dur time.Duration) (phaseResult, error) {
 	from := d.seq.Load() + 1
+	pgc0, err := readPGCounters(ctx, stats)
+	if err != nil {
+		return phaseResult{}, err
+	}
 	svc0, err := cpuOf(svc.pid())
 	if err != nil {
 		return phaseResult{}, err
@@ -83,6 +92,11 @@ func runPhase(ctx context.Context, svc *service, d *driver, rc *receiver, ph pha
 		return phaseResult{}, err
 	}
 	pg1 := postgresCPU()
+	time.Sleep(1200 * time.Millisecond) // PostgreSQL flushes its counters within a second
+	pgc1, err := readPGCounters(ctx, stats)
+	if err != nil {
+		return phaseResult{}, err
+	}
 
 	var receipt []time.Duration
 	var lastArrival time.Time
@@ -99,6 +113,7 @@ func runPhase(ctx context.Context, svc *service, d *driver, rc *receiver, ph pha
 		r.svcCPUms = float64((svc1 - svc0).Microseconds()) / 1000 / float64(r.delivered)
 		r.pgCPUms = float64((pg1 - pg0).Microseconds()) / 1000 / float64(r.delivered)
 	}
+	r.xactsPerEvent, r.writesPerEvent, r.tableWrites = pgc1.perEvent(pgc0, r.delivered)
 	switch {
 	case !complete:
 		r.backlog = -1

@@ -39,7 +39,14 @@ func (r report) print(w io.Writer) {
 			fmt.Fprintf(w, "%-11s   %d accepted, %d delivered within %v of the last request\n", "", p.accepted, p.delivered, drainLimit)
 		}
 	}
+	for _, p := range r.phases {
+		if p.tableWrites != "" {
+			fmt.Fprintf(w, "%-11s PostgreSQL per event: %.1f transactions, %.1f row writes (%s)\n", p.name, p.xactsPerEvent, p.writesPerEvent, p.tableWrites)
+		}
+	}
 	fmt.Fprintf(w, "idle: service %s ms, PostgreSQL %s ms of CPU per 30 s; peak RSS %.0f MiB; bad signatures %d\n",
 		ms(r.idle.svc), ms(r.idle.pg), r.rssMiB, r.badSignatures)
 	fmt.Fprintln(w, "times in ms; backlog = last webhook after the last accepted request; cpu per delivered event; floor = loopback POST without the service")
 }
+
+func formatPerEvent(f float64) string { return fmt.Sprintf("%.2f", f) }

@@ -76,6 +76,7 @@ func (s *service) start() error {
 		"CREATORAPI_SECRET_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
 		"CREATORAPI_WEBHOOK_ALLOW_PRIVATE=true",
 		"CREATORAPI_LOG_LEVEL=warn",
+		"CREATORAPI_PPROF=true",
 	)
 	s.cmd.Stdout, s.cmd.Stderr = log, log
 	if err := s.cmd.Start(); err != nil {
@@ -160,4 +161,29 @@ func (s *service) setup(ctx context.Context, receiverURL string) (workspace, err
 		return workspace{}, err
 	}
 	return workspace{id: ws.ID, key: key.Secret, signingSecret: hook.SigningSecret}, nil
+}
+
+// profile fetches a CPU profile of the service over dur from the operator listener's
+// /debug/pprof into file.
+func (s *service) profile(ctx context.Context, dur time.Duration, file string) error {
+	url := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", s.adminAddr, int(dur.Seconds()))
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("pprof: %s", resp.Status)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(f, resp.Body)
+	return err
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/pprof"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/fx"
 
@@ -94,6 +95,7 @@ func newPublicApp(p publicParams) PublicApp {
 
 type operatorParams struct {
 	fx.In
+	Config  Config
 	Logger  *slog.Logger
 	Metrics *web.Metrics
 	Token   AdminToken
@@ -104,6 +106,9 @@ func newOperatorApp(p operatorParams) OperatorApp {
 	app := web.NewApp("creatorapi-operator", p.Logger)
 	app.Use(p.Metrics.Middleware("operator"))
 	app.Get("/metrics", p.Metrics.Handler()) // unauthenticated, like most scrape targets: keep the listener private
+	if p.Config.Pprof {
+		app.Use(pprof.New()) // /debug/pprof, for profiling under load (make bench); off by default
+	}
 	operator.Register(app, string(p.Token), p.Routes)
 	app.Use(web.NotFoundFallback())
 	return OperatorApp{app}
