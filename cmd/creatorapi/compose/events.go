@@ -58,6 +58,7 @@ func newEventRouter(p routerParams) (*watermill.Router, error) {
 // the webhook dispatcher, notifier and pruning. One-shot CLI commands start none of them.
 func Workers() fx.Option {
 	return fx.Options(
+		fx.Invoke(warnAboutMaintenance),
 		// Before the router, so that on stop the router drains first: on SQLite the
 		// dispatcher's last run needs the single writer a draining consumer may hold.
 		fx.Invoke(runWebhookWorkers),
