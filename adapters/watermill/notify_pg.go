@@ -107,7 +107,8 @@ func (l *Listener) listen(ctx context.Context, conn *sql.Conn) error {
 		}
 		pc := sc.Conn()
 		for {
-			if _, err := pc.WaitForNotification(ctx); err != nil {
+			n, err := pc.WaitForNotification(ctx)
+			if err != nil {
 				if pc.IsClosed() {
 					return driver.ErrBadConn
 				}
@@ -117,6 +118,9 @@ func (l *Listener) listen(ctx context.Context, conn *sql.Conn) error {
 					return driver.ErrBadConn
 				}
 				return err
+			}
+			if n.Payload != "" && n.Payload == l.wake.instance {
+				continue // our own commit: its in-process signal already woke us
 			}
 			l.wake.Notify()
 		}

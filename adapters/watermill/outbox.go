@@ -105,14 +105,20 @@ func (o *Outbox) Publish(ctx context.Context, evs ...events.Event) error {
 }
 
 // signal arranges the wakeups; PostgreSQL delivers the notification only on commit
-// and folds identical ones of a transaction into one.
+// and folds identical ones of a transaction into one. When this instance's subscribers
+// are signalled in-process after the commit, the notification carries the instance's
+// name and its own listener skips it (one wakeup per commit, not two); inside a
+// subscriber's transaction, whose commit fires no hook, it carries none.
 func (o *Outbox) signal(ctx context.Context, tx sqldb.Querier) error {
 	if o.wake == nil {
 		return nil
 	}
-	sqldb.AfterCommit(ctx, o.wake.Notify)
+	from := ""
+	if sqldb.AfterCommit(ctx, o.wake.Notify) {
+		from = o.wake.instance
+	}
 	if o.db.Dialect == sqldb.Postgres {
-		if _, err := tx.ExecContext(ctx, `SELECT pg_notify($1, '')`, NotifyChannel); err != nil {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, from); err != nil {
 			return fmt.Errorf("outbox notify: %w", err)
 		}
 	}

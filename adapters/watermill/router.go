@@ -166,7 +166,7 @@ func (r *Router) release() {
 func (r *Router) subscriber(group string) (*drainingSubscriber, error) {
 	signals, cancel := r.wake.Subscribe()
 	r.cancels = append(r.cancels, cancel)
-	g := newGate(r.db.Writer.DB, signals, r.stop, r.cfg.PollInterval, time.Second, r.cfg.Burst)
+	g := newGate(r.db.Writer.DB, signals, r.stop, r.cfg.PollInterval, time.Second, r.cfg.Burst, r.pendingCheck(group))
 	deadline := r.cfg.AckDeadline
 	sub, err := wsql.NewSubscriber(g, wsql.SubscriberConfig{
 		ConsumerGroup:  group,
@@ -184,6 +184,19 @@ func (r *Router) subscriber(group string) (*drainingSubscriber, error) {
 		return nil, fmt.Errorf("events subscriber %s: %w", group, err)
 	}
 	return &drainingSubscriber{Subscriber: sub}, nil
+}
+
+// pendingCheck tells a gate whether events lie beyond group's position (PostgreSQL only:
+// SQLite needs no re-polls). One indexed read instead of a burst of empty polls.
+func (r *Router) pendingCheck(group string) func(context.Context) (bool, error) {
+	if r.db.Dialect != sqldb.Postgres || len(r.cfg.Burst) == 0 {
+		return nil
+	}
+	positions := NewPositions(r.db)
+	return func(ctx context.Context) (bool, error) {
+		caughtUp, err := positions.CaughtUp(ctx, group)
+		return !caughtUp, err
+	}
 }
 
 func (r *Router) schema() wsql.SchemaAdapter {

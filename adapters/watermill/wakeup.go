@@ -1,6 +1,10 @@
 package watermill
 
-import "sync"
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"sync"
+)
 
 // Wakeup tells subscribers that events may be waiting: the outbox signals it after a
 // commit that published, and the PostgreSQL listener when another instance did.
@@ -9,10 +13,17 @@ import "sync"
 type Wakeup struct {
 	mu   sync.Mutex
 	subs map[chan struct{}]struct{}
+	// instance names this process in PostgreSQL notifications, so that its listener can
+	// skip the ones its own commits already signalled in-process.
+	instance string
 }
 
 // NewWakeup builds an empty broadcaster.
-func NewWakeup() *Wakeup { return &Wakeup{subs: map[chan struct{}]struct{}{}} }
+func NewWakeup() *Wakeup {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return &Wakeup{subs: map[chan struct{}]struct{}{}, instance: hex.EncodeToString(b[:])}
+}
 
 // Notify wakes every subscriber without blocking.
 func (w *Wakeup) Notify() {

@@ -17,12 +17,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
-
-	"github.com/creatorapi/creatorapi/tests/benchkit"
 )
 
 type config struct {
@@ -33,6 +32,8 @@ type config struct {
 	sqlite    bool
 	pgBaseURL string
 	profiles  string // folder for CPU profiles of each phase, or ""
+	phases    []phase
+	logSQL    bool
 }
 
 func main() {
@@ -43,8 +44,20 @@ func main() {
 	flag.IntVar(&cfg.agedRows, "aged-rows", 1_000_000, "events (and deliveries, attempts, students) in the aged database")
 	flag.BoolVar(&cfg.sqlite, "sqlite", true, "also run on a fresh SQLite database")
 	flag.StringVar(&cfg.profiles, "profiles", "", "write a CPU profile of the service per phase into this folder (go tool pprof)")
+	flag.BoolVar(&cfg.logSQL, "log-statements", false, "log every statement of the run's PostgreSQL database to the server log")
+	phases := flag.String("phases", "50,200,500,saturation", "load phases: requests/s, or saturation (32 connections)")
 	flag.Parse()
 	cfg.states = strings.Split(*states, ",")
+	for _, p := range strings.Split(*phases, ",") {
+		if p == "saturation" {
+			cfg.phases = append(cfg.phases, phase{name: p, conns: 32})
+		} else if rate, err := strconv.Atoi(p); err == nil && rate > 0 {
+			cfg.phases = append(cfg.phases, phase{name: p + "/s", rate: rate})
+		} else {
+			fmt.Fprintf(os.Stderr, "webhookload: -phases: %q is neither a rate nor saturation\n", p)
+			os.Exit(2)
+		}
+	}
 	cfg.pgBaseURL = os.Getenv("CREATORAPI_TEST_POSTGRES_URL")
 	if err := run(context.Background(), cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "webhookload:", err)
@@ -74,7 +87,7 @@ func run(ctx context.Context, cfg config) error {
 		if cfg.pgBaseURL == "" {
 			break
 		}
-		dbURL, drop, err := benchkit.FreshSchema(cfg.pgBaseURL)
+		dbURL, drop, err := freshDatabase(ctx, cfg.pgBaseURL, cfg.logSQL)
 		if err != nil {
 			return err
 		}
@@ -143,7 +156,7 @@ func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine, stat
 		defer stats.Close()
 	}
 	rep := report{label: label, floor: floor}
-	for _, ph := range []phase{{name: "50/s", rate: 50}, {name: "200/s", rate: 200}, {name: "500/s", rate: 500}, {name: "saturation", conns: 32}} {
+	for _, ph := range cfg.phases {
 		stopProfile := startProfile(ctx, svc, cfg, label, ph.name)
 		res, err := runPhase(ctx, svc, d, rc, stats, ph, cfg.phase)
 		stopProfile()
