@@ -40,6 +40,26 @@ func AfterCommit(ctx context.Context, fn func()) bool {
 	return true
 }
 
+// CommitHooks collects the AfterCommit functions of a transaction this package does not
+// commit (a watermill subscriber's batch): its owner runs them once it has committed, or
+// discards them after a rollback.
+type CommitHooks struct{ h commitHooks }
+
+// Context makes AfterCommit calls under ctx register with c.
+func (c *CommitHooks) Context(ctx context.Context) context.Context {
+	return context.WithValue(ctx, hooksKey{}, &c.h)
+}
+
+// Run runs and forgets what was registered: call it after the commit.
+func (c *CommitHooks) Run() { c.h.run() }
+
+// Discard forgets what was registered: call it after a rollback.
+func (c *CommitHooks) Discard() {
+	c.h.mu.Lock()
+	c.h.fns = nil
+	c.h.mu.Unlock()
+}
+
 // WithTx carries a transaction begun elsewhere (a watermill subscriber's) in ctx, so that
 // repositories using Write/Read join it and their writes commit with it.
 func (db *DB) WithTx(ctx context.Context, tx *sql.Tx) context.Context {

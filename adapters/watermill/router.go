@@ -101,13 +101,13 @@ func (r *Router) Start(ctx context.Context) error {
 	}
 	r.router, r.stop, r.done = router, make(chan struct{}), make(chan error, 1)
 	for _, c := range r.consumers {
-		sub, err := r.subscriber(c.Name)
+		sub, hooks, err := r.subscriber(c.Name)
 		if err != nil {
 			r.release()
 			return err
 		}
 		r.subs = append(r.subs, sub)
-		router.AddNoPublisherHandler(c.Name, Topic, sub, r.handler(c, sub))
+		router.AddNoPublisherHandler(c.Name, Topic, sub, r.handler(c, sub, hooks))
 	}
 	go func() { r.done <- router.Run(context.Background()) }()
 	select {
@@ -163,10 +163,11 @@ func (r *Router) release() {
 	r.cancels = nil
 }
 
-func (r *Router) subscriber(group string) (*drainingSubscriber, error) {
+// subscriber builds group's subscriber, and the hooks its gate runs after each batch commits.
+func (r *Router) subscriber(group string) (*drainingSubscriber, *sqldb.CommitHooks, error) {
 	signals, cancel := r.wake.Subscribe()
 	r.cancels = append(r.cancels, cancel)
-	g := newGate(r.db.Writer.DB, signals, r.stop, r.cfg.PollInterval, time.Second, r.cfg.Burst, r.pendingCheck(group))
+	g := newGate(r.db.Writer.DB, signals, r.stop, r.cfg.PollInterval, time.Second, r.cfg.Burst, r.cfg.BatchSize, r.pendingCheck(group))
 	deadline := r.cfg.AckDeadline
 	sub, err := wsql.NewSubscriber(g, wsql.SubscriberConfig{
 		ConsumerGroup:  group,
@@ -175,15 +176,15 @@ func (r *Router) subscriber(group string) (*drainingSubscriber, error) {
 		ResendInterval: 20 * time.Millisecond, // a Nack happens only while stopping: resend (or quit) soon
 		RetryInterval:  time.Second,
 		BackoffManager: g,
-		SchemaAdapter:  r.schema(),
+		SchemaAdapter:  countingSchema{SchemaAdapter: r.schema(), rows: &g.rows},
 		OffsetsAdapter: OffsetsFor(r.db.Dialect),
 		// Topic tables come from migrations: they cannot be created inside a transaction.
 		InitializeSchema: false,
 	}, r.logger)
 	if err != nil {
-		return nil, fmt.Errorf("events subscriber %s: %w", group, err)
+		return nil, nil, fmt.Errorf("events subscriber %s: %w", group, err)
 	}
-	return &drainingSubscriber{Subscriber: sub}, nil
+	return &drainingSubscriber{Subscriber: sub}, g.hooks, nil
 }
 
 // pendingCheck tells a gate whether events lie beyond group's position (PostgreSQL only:
@@ -210,7 +211,7 @@ func (r *Router) schema() wsql.SchemaAdapter {
 // router does not log it as a failure. The event was not applied and will come again.
 var errStopping = fmt.Errorf("events router stopping: %w", context.Canceled)
 
-func (r *Router) handler(c Consumer, sub *drainingSubscriber) message.NoPublishHandlerFunc {
+func (r *Router) handler(c Consumer, sub *drainingSubscriber, hooks *sqldb.CommitHooks) message.NoPublishHandlerFunc {
 	return func(msg *message.Message) error {
 		if !sub.enter() {
 			return errStopping
@@ -220,7 +221,8 @@ func (r *Router) handler(c Consumer, sub *drainingSubscriber) message.NoPublishH
 		if !ok {
 			return errors.New("events router: message without the subscriber's transaction")
 		}
-		return r.deliver(r.db.WithTx(msg.Context(), tx), c, msg)
+		// sqldb.AfterCommit inside Handle runs once the batch has committed (see gate).
+		return r.deliver(hooks.Context(r.db.WithTx(msg.Context(), tx)), c, msg)
 	}
 }
 

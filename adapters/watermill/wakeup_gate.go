@@ -7,6 +7,8 @@ import (
 	"time"
 
 	wm "github.com/ThreeDotsLabs/watermill"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
 )
 
 // gate makes a wsql.Subscriber sleep until it is woken instead of polling fast.
@@ -30,17 +32,30 @@ type gate struct {
 	retry   time.Duration   // wait after a failed poll
 	burst   []time.Duration // re-polls after a signal or a batch; empty: none
 	pending func(context.Context) (bool, error)
-	misses  int // empty polls since the last signal or batch
+	hooks   *sqldb.CommitHooks // what the batch's handlers asked to run after its commit
+	batch   int                // the subscriber's batch size
+	rows    int                // rows of the last poll (countingSchema)
+	misses  int                // empty polls since the last signal or batch
 }
 
 // newGate builds a gate; pending, which may be nil, tells whether committed events lie
 // beyond the group's position (visible or still held back).
-func newGate(db *sql.DB, signals, stop <-chan struct{}, idle, retry time.Duration, burst []time.Duration, pending func(context.Context) (bool, error)) *gate {
-	return &gate{DB: db, signals: signals, stop: stop, idle: idle, retry: retry, burst: burst, pending: pending}
+func newGate(db *sql.DB, signals, stop <-chan struct{}, idle, retry time.Duration, burst []time.Duration, batch int, pending func(context.Context) (bool, error)) *gate {
+	return &gate{DB: db, signals: signals, stop: stop, idle: idle, retry: retry, burst: burst, batch: batch, pending: pending, hooks: &sqldb.CommitHooks{}}
 }
 
-// HandleError implements wsql.BackoffManager: the waiting happens in BeginTx.
+// HandleError implements wsql.BackoffManager: the waiting happens in BeginTx. The
+// subscriber calls it after each poll's transaction ended: committed when err is nil
+// (watermill-sql only logs a failed commit), rolled back otherwise. So it runs the
+// batch's after-commit hooks (wakeups of the dispatcher and of subscribers), or drops them.
 func (g *gate) HandleError(logger wm.LoggerAdapter, noMsg bool, err error) time.Duration {
+	if err != nil {
+		g.hooks.Discard()
+	} else {
+		g.hooks.Run()
+	}
+	rows := g.rows
+	g.rows = 0
 	switch {
 	case err != nil && (errors.Is(err, context.Canceled) || isStopped(g.stop)):
 		return 0 // stopping: the subscriber notices its close at once
@@ -49,6 +64,10 @@ func (g *gate) HandleError(logger wm.LoggerAdapter, noMsg bool, err error) time.
 		return g.retry
 	case noMsg:
 		g.misses++
+	case rows < g.batch:
+		// A partial batch read all that was visible: like an empty poll, wait for a signal
+		// (after checking, on PostgreSQL, that nothing is held back) instead of polling.
+		g.misses = 1
 	default:
 		g.misses = 0
 	}

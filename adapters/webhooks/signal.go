@@ -1,5 +1,11 @@
 package webhooks
 
+import (
+	"context"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+)
+
 // Signal wakes the dispatcher: new deliveries were written, or room was freed. It is a
 // hint that coalesces; the dispatcher polls as well.
 type Signal struct {
@@ -19,3 +25,15 @@ func (s *Signal) Wake() {
 
 // C delivers wake-ups.
 func (s *Signal) C() <-chan struct{} { return s.c }
+
+// CommitWaker wakes the dispatcher once the transaction in ctx has committed (the
+// fan-out's is a subscriber's batch, committed after its handlers return), so that the
+// claim that follows finds the new deliveries.
+type CommitWaker struct{ Signal *Signal }
+
+// Wake implements the application's Waker.
+func (w CommitWaker) Wake(ctx context.Context) {
+	if !sqldb.AfterCommit(ctx, w.Signal.Wake) {
+		w.Signal.Wake()
+	}
+}

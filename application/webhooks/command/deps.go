@@ -18,10 +18,11 @@ type Workspaces interface {
 	OwnerEmail(ctx context.Context, workspaceID string) (string, error)
 }
 
-// Waker tells the dispatcher that deliveries may be due (an in-process hint; the
-// dispatcher also polls, so a lost hint only costs latency).
+// Waker tells the dispatcher that deliveries may be due once the transaction of ctx has
+// committed (at once when ctx carries none): woken earlier, it would find nothing yet. An
+// in-process hint; the dispatcher also polls, so a lost hint only costs latency.
 type Waker interface {
-	Wake()
+	Wake(ctx context.Context)
 }
 
 // Mailer sends an e-mail notice. Sending twice is acceptable, losing one is not.

@@ -50,7 +50,7 @@ func (h FanOutHandler) Handle(ctx context.Context, ev events.Envelope) error {
 		return fmt.Errorf("fan out %s: %w", ev.ID, err)
 	}
 	if created > 0 {
-		h.d.Waker.Wake()
+		h.d.Waker.Wake(ctx)
 	}
 	return nil
 }

@@ -48,7 +48,7 @@ func (h ResendDeliveryHandler) Handle(ctx context.Context, cmd ResendDelivery) (
 	if err != nil {
 		return query.Delivery{}, fmt.Errorf("resend delivery: %w", err)
 	}
-	h.d.Waker.Wake()
+	h.d.Waker.Wake(ctx)
 	return out, nil
 }
 
@@ -99,7 +99,7 @@ func (h RecoverDeliveriesHandler) Handle(ctx context.Context, cmd RecoverDeliver
 		return Recovered{}, fmt.Errorf("recover deliveries: %w", err)
 	}
 	if n > 0 {
-		h.d.Waker.Wake()
+		h.d.Waker.Wake(ctx)
 	}
 	return Recovered{Recovered: n}, nil
 }

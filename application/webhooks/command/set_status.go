@@ -43,7 +43,7 @@ func (h SetWebhookStatusHandler) Handle(ctx context.Context, cmd SetWebhookStatu
 		return query.Webhook{}, fmt.Errorf("set webhook status: %w", err)
 	}
 	if cmd.Enabled {
-		h.d.Waker.Wake()
+		h.d.Waker.Wake(ctx)
 	}
 	return out, nil
 }

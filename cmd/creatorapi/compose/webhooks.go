@@ -86,7 +86,7 @@ func newWebhooksApp(p webhooksParams) webhooks.Application {
 	return webhooks.New(webhooks.Deps{
 		Deps: command.Deps{
 			Tx: p.Tx, Subs: p.Subs, Deliveries: p.Deliveries, Dispatch: p.Dispatch, Notices: p.Notices,
-			Retention: p.Retention, Workspaces: workspaceOwners{p.Workspaces}, Mailer: p.Mailer, Waker: p.Signal,
+			Retention: p.Retention, Workspaces: workspaceOwners{p.Workspaces}, Mailer: p.Mailer, Waker: adapterwebhooks.CommitWaker{Signal: p.Signal},
 			IDs: p.IDs, Clock: p.Clock,
 			Settings: command.Settings{
 				AllowHTTP:    p.Config.WebhookAllowPrivate,
