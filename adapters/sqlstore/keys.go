@@ -13,7 +13,7 @@ import (
 	"github.com/creatorapi/creatorapi/domain/keys"
 )
 
-const keyColumns = `id, workspace_id, name, lookup, secret_hash, scopes, per_minute, per_day, created_at, revoked_at, last_used_at`
+const keyColumns = `id, workspace_id, name, lookup, last_four, secret_hash, scopes, per_minute, per_day, created_at, revoked_at, last_used_at`
 
 // Keys stores API keys.
 type Keys struct {
@@ -25,7 +25,7 @@ type Keys struct {
 func NewKeys(db *sqldb.DB) *Keys {
 	return &Keys{
 		db:       db,
-		insert:   db.Rebind(`INSERT INTO api_keys (` + keyColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		insert:   db.Rebind(`INSERT INTO api_keys (` + keyColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		get:      db.Rebind(`SELECT ` + keyColumns + ` FROM api_keys WHERE workspace_id = ? AND id = ?`),
 		byLookup: db.Rebind(`SELECT ` + keyColumns + ` FROM api_keys WHERE lookup = ?`),
 		list:     db.Rebind(`SELECT ` + keyColumns + ` FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC, id DESC`),
@@ -39,6 +39,7 @@ type keyRow struct {
 	WorkspaceID string     `db:"workspace_id"`
 	Name        string     `db:"name"`
 	Lookup      string     `db:"lookup"`
+	LastFour    string     `db:"last_four"`
 	SecretHash  []byte     `db:"secret_hash"`
 	Scopes      string     `db:"scopes"`
 	PerMinute   int        `db:"per_minute"`
@@ -54,7 +55,7 @@ func (row keyRow) key() *keys.Key {
 		scopes = append(scopes, keys.Scope(s))
 	}
 	return &keys.Key{
-		ID: row.ID, WorkspaceID: row.WorkspaceID, Name: row.Name, Lookup: row.Lookup, SecretHash: row.SecretHash,
+		ID: row.ID, WorkspaceID: row.WorkspaceID, Name: row.Name, Lookup: row.Lookup, LastFour: row.LastFour, SecretHash: row.SecretHash,
 		Scopes: scopes, PerMinute: row.PerMinute, PerDay: row.PerDay,
 		CreatedAt: row.CreatedAt, RevokedAt: utcPtr(row.RevokedAt), LastUsedAt: utcPtr(row.LastUsedAt),
 	}
@@ -66,7 +67,7 @@ func (r *Keys) Add(ctx context.Context, k *keys.Key) error {
 	for i, s := range k.Scopes {
 		scopes[i] = string(s)
 	}
-	_, err := r.db.Write(ctx).ExecContext(ctx, r.insert, k.ID, k.WorkspaceID, k.Name, k.Lookup, k.SecretHash,
+	_, err := r.db.Write(ctx).ExecContext(ctx, r.insert, k.ID, k.WorkspaceID, k.Name, k.Lookup, k.LastFour, k.SecretHash,
 		strings.Join(scopes, " "), k.PerMinute, k.PerDay, k.CreatedAt, k.RevokedAt, k.LastUsedAt)
 	if err != nil {
 		return fmt.Errorf("insert key: %w", err)

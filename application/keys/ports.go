@@ -33,6 +33,7 @@ type Deps struct {
 	Repo       keys.Repository
 	Workspaces platform.WorkspaceDirectory
 	Usage      query.UsageRecorder
+	Audit      platform.AuditTrail
 	IDs        platform.IDs
 	Clock      platform.Clock
 }
@@ -41,12 +42,12 @@ type Deps struct {
 func New(d Deps) Application {
 	return Application{
 		Commands: Commands{
-			CreateKey: command.NewCreateKeyHandler(d.Tx, d.Repo, d.Workspaces, d.IDs, d.Clock),
-			RevokeKey: command.NewRevokeKeyHandler(d.Tx, d.Repo, d.Clock),
+			CreateKey: command.NewCreateKeyHandler(d.Tx, d.Repo, d.Workspaces, d.Audit, d.IDs, d.Clock),
+			RevokeKey: command.NewRevokeKeyHandler(d.Tx, d.Repo, d.Audit, d.Clock),
 		},
 		Queries: Queries{
 			Authenticate: query.NewAuthenticateHandler(d.Repo, d.Usage, d.Clock),
-			ListKeys:     query.NewListKeysHandler(d.Repo, d.Usage),
+			ListKeys:     query.NewListKeysHandler(d.Repo, d.Usage, d.Clock),
 		},
 	}
 }
