@@ -1,6 +1,8 @@
 package tests
 
 import (
+	"encoding/json"
+	"io"
 	"regexp"
 	"testing"
 )
@@ -13,3 +15,5 @@ func regexpFind(t *testing.T, pattern, s string) string {
 	}
 	return m[1]
 }
+
+func jsonDecode(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }

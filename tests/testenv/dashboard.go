@@ -105,7 +105,13 @@ var mailLink = regexp.MustCompile(`https?://\S+/dashboard/sign-in/link\?token=[A
 // fallback without SMTP) for to, oldest first.
 func (e *Env) MailedLinks(t testing.TB, to string) []string {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(e.Config.DataDir, "mail", "*.eml"))
+	return MailedLinksIn(t, e.Config.DataDir, to)
+}
+
+// MailedLinksIn reads the sign-in links mailed to to from dataDir's mail folder.
+func MailedLinksIn(t testing.TB, dataDir, to string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dataDir, "mail", "*.eml"))
 	sort.Strings(files) // ids sort by time
 	var out []string
 	for _, f := range files {
