@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/keys"
 )
@@ -19,6 +20,7 @@ const keyColumns = `id, workspace_id, name, lookup, last_four, secret_hash, scop
 type Keys struct {
 	db                                        *sqldb.DB
 	insert, get, byLookup, list, revoke, used string
+	firstPage, nextPage, count                string
 }
 
 // NewKeys prepares the statements for db's dialect.
@@ -31,6 +33,12 @@ func NewKeys(db *sqldb.DB) *Keys {
 		list:     db.Rebind(`SELECT ` + keyColumns + ` FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC, id DESC`),
 		revoke:   db.Rebind(`UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`),
 		used:     db.Rebind(`UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`),
+		// The dashboard's pages: row-value comparison keeps the keyset seek on the index.
+		firstPage: db.Rebind(`SELECT ` + keyColumns + ` FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`),
+		nextPage:  db.Rebind(`SELECT ` + keyColumns + ` FROM api_keys WHERE workspace_id = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`),
+		count: db.Rebind(`SELECT COALESCE(SUM(CASE WHEN revoked_at IS NULL THEN 1 ELSE 0 END), 0) AS active,
+			COALESCE(SUM(CASE WHEN revoked_at IS NULL AND created_at < ? THEN 1 ELSE 0 END), 0) AS due
+			FROM api_keys WHERE workspace_id = ?`),
 	}
 }
 
@@ -108,6 +116,37 @@ func (r *Keys) List(ctx context.Context, workspaceID string) ([]*keys.Key, error
 		out[i] = row.key()
 	}
 	return out, nil
+}
+
+// Page returns up to limit keys after after (nil: from the newest), newest first.
+func (r *Keys) Page(ctx context.Context, workspaceID string, after *platform.Position, limit int) ([]*keys.Key, error) {
+	var rows []keyRow
+	var err error
+	if after == nil {
+		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.firstPage, workspaceID, limit)
+	} else {
+		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.nextPage, workspaceID, after.CreatedAt.UTC(), after.ID, limit)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("page keys: %w", err)
+	}
+	out := make([]*keys.Key, len(rows))
+	for i, row := range rows {
+		out[i] = row.key()
+	}
+	return out, nil
+}
+
+// Count returns the active keys and those created before rotateBefore.
+func (r *Keys) Count(ctx context.Context, workspaceID string, rotateBefore time.Time) (active, due int, err error) {
+	var c struct {
+		Active int `db:"active"`
+		Due    int `db:"due"`
+	}
+	if err := r.db.Read(ctx).GetContext(ctx, &c, r.count, rotateBefore, workspaceID); err != nil {
+		return 0, 0, fmt.Errorf("count keys: %w", err)
+	}
+	return c.Active, c.Due, nil
 }
 
 // SaveRevocation stores the revocation time; an earlier revocation is kept.

@@ -25,12 +25,14 @@ type Commands struct {
 type Queries struct {
 	Authenticate query.AuthenticateHandler
 	ListKeys     query.ListKeysHandler
+	KeyPages     query.KeyPagesHandler
 }
 
 // Deps are the ports the module needs.
 type Deps struct {
 	Tx         platform.Transactor
 	Repo       keys.Repository
+	Pages      query.KeyPages
 	Workspaces platform.WorkspaceDirectory
 	Usage      query.UsageRecorder
 	Audit      platform.AuditTrail
@@ -48,6 +50,7 @@ func New(d Deps) Application {
 		Queries: Queries{
 			Authenticate: query.NewAuthenticateHandler(d.Repo, d.Usage, d.Clock),
 			ListKeys:     query.NewListKeysHandler(d.Repo, d.Usage, d.Clock),
+			KeyPages:     query.NewKeyPagesHandler(d.Pages, d.Usage, d.Clock),
 		},
 	}
 }

@@ -30,7 +30,7 @@ func NewLog(db *sqldb.DB, ids platform.IDs, clock platform.Clock) *Log {
 		db: db, ids: ids, clock: clock,
 		insert: db.Rebind(`INSERT INTO audit_log (id, workspace_id, actor, address, action, target, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
 		first:  db.Rebind(cols + order),
-		next:   db.Rebind(cols + ` AND (created_at < ? OR (created_at = ? AND id < ?))` + order),
+		next:   db.Rebind(cols + ` AND (created_at, id) < (?, ?)` + order), // a row value keeps the seek on the index
 	}
 }
 
@@ -64,8 +64,7 @@ func (l *Log) Page(ctx context.Context, workspaceID string, req platform.PageReq
 	if req.After == nil {
 		err = l.db.Read(ctx).SelectContext(ctx, &rows, l.first, workspaceID, req.Limit+1)
 	} else {
-		at := req.After.CreatedAt.UTC()
-		err = l.db.Read(ctx).SelectContext(ctx, &rows, l.next, workspaceID, at, at, req.After.ID, req.Limit+1)
+		err = l.db.Read(ctx).SelectContext(ctx, &rows, l.next, workspaceID, req.After.CreatedAt.UTC(), req.After.ID, req.Limit+1)
 	}
 	if err != nil {
 		return platform.Page[appaudit.Entry]{}, fmt.Errorf("read audit log: %w", err)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/keys/command"
 	"github.com/creatorapi/creatorapi/application/keys/query"
-	"github.com/creatorapi/creatorapi/domain/kernel"
+	"github.com/creatorapi/creatorapi/application/platform"
 	domainkeys "github.com/creatorapi/creatorapi/domain/keys"
 )
 
@@ -18,7 +18,11 @@ type keysData struct {
 	Name   string
 	Scopes []scopeBox
 	Keys   []query.Key
+	Next   string // the position of the next page, when there is one
 }
+
+// keysPerPage keeps the page fast with thousands of keys.
+const keysPerPage = 50
 
 var keyNotices = map[string]string{"revoked": "The key is revoked: requests with it are refused from now on."}
 
@@ -27,7 +31,8 @@ func (h *Dashboard) keysPage(c *fiber.Ctx) error {
 }
 
 func (h *Dashboard) renderKeys(c *fiber.Ctx, status int, errText, name string, checked []string) error {
-	list, err := h.d.Keys.Queries.ListKeys.Handle(c.UserContext(), membershipOf(c).WorkspaceID)
+	page, err := h.d.Keys.Queries.KeyPages.Page(c.UserContext(), membershipOf(c).WorkspaceID,
+		platform.PageRequest{Limit: keysPerPage, After: parsePosition(c.Query("before"))})
 	if err != nil {
 		return err
 	}
@@ -40,7 +45,7 @@ func (h *Dashboard) renderKeys(c *fiber.Ctx, status int, errText, name string, c
 		boxes[i] = scopeBox{Name: string(s), Checked: on[string(s)]}
 	}
 	return h.render(c, status, "keys", view{Title: "API keys", Nav: "keys", Error: errText,
-		Notice: keyNotices[c.Query("notice")], Data: keysData{Name: name, Scopes: boxes, Keys: list}})
+		Notice: keyNotices[c.Query("notice")], Data: keysData{Name: name, Scopes: boxes, Keys: page.Items, Next: formatPosition(page.Next)}})
 }
 
 type createdData struct {
@@ -72,16 +77,7 @@ func (h *Dashboard) createKey(c *fiber.Ctx) error {
 
 // findKey returns the workspace's key or NotFound (another workspace's id included).
 func (h *Dashboard) findKey(c *fiber.Ctx) (query.Key, error) {
-	list, err := h.d.Keys.Queries.ListKeys.Handle(c.UserContext(), membershipOf(c).WorkspaceID)
-	if err != nil {
-		return query.Key{}, err
-	}
-	for _, k := range list {
-		if k.ID == c.Params("id") {
-			return k, nil
-		}
-	}
-	return query.Key{}, kernel.NotFound("key not found")
+	return h.d.Keys.Queries.KeyPages.Get(c.UserContext(), membershipOf(c).WorkspaceID, c.Params("id"))
 }
 
 func (h *Dashboard) confirmRevoke(c *fiber.Ctx) error {

@@ -1,7 +1,6 @@
 package dashboard
 
 import (
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -20,20 +19,11 @@ type overviewData struct {
 }
 
 func (h *Dashboard) overview(c *fiber.Ctx) error {
-	list, err := h.d.Keys.Queries.ListKeys.Handle(c.UserContext(), membershipOf(c).WorkspaceID)
+	active, due, err := h.d.Keys.Queries.KeyPages.Counts(c.UserContext(), membershipOf(c).WorkspaceID)
 	if err != nil {
 		return err
 	}
-	var d overviewData
-	d.APIBase = h.d.PublicURL
-	for _, k := range list {
-		if k.Status == "active" {
-			d.Active++
-		}
-		if k.RotationDue {
-			d.Rotate++
-		}
-	}
+	d := overviewData{Active: active, Rotate: due, APIBase: h.d.PublicURL}
 	return h.render(c, fiber.StatusOK, "overview", view{Title: "Overview", Nav: "overview", Data: d})
 }
 
@@ -119,11 +109,16 @@ func (h *Dashboard) auditPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	d := auditData{Entries: p.Items}
-	if p.Next != nil {
-		d.Next = url.QueryEscape(strconv.FormatInt(p.Next.CreatedAt.UnixMicro(), 10) + "." + p.Next.ID)
-	}
+	d := auditData{Entries: p.Items, Next: formatPosition(p.Next)}
 	return h.render(c, fiber.StatusOK, "audit", view{Title: "Audit log", Nav: "audit", Data: d})
+}
+
+// formatPosition writes a keyset position for a "before" parameter ("" for none).
+func formatPosition(p *platform.Position) string {
+	if p == nil {
+		return ""
+	}
+	return strconv.FormatInt(p.CreatedAt.UnixMicro(), 10) + "." + p.ID
 }
 
 // parsePosition reads "<unix microseconds>.<id>"; anything else starts from the newest.
