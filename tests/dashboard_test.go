@@ -507,18 +507,27 @@ func TestAuditEntriesCommitAndRollBackWithTheirChange(t *testing.T) {
 		if who != "operator API" || what != "key.created" || target != keyID {
 			t.Fatalf("entry %s %s %s", who, what, target)
 		}
+		// Webhook endpoint changes by an operator are recorded too.
+		hook, _ := d.CreateWebhook(t, ws, "https://receiver.example.com/hooks", "order.paid")
+		d.Admin().Post(t, "/internal/v1/workspaces/"+ws+"/webhooks/"+hook+"/disable", nil).Expect(t, http.StatusOK)
+		d.Admin().Post(t, "/internal/v1/workspaces/"+ws+"/webhooks/"+hook+"/enable", nil).Expect(t, http.StatusOK)
+		d.Admin().Post(t, "/internal/v1/workspaces/"+ws+"/webhooks/"+hook+"/rotate-secret", nil).Expect(t, http.StatusOK)
+		want := "key.created webhook.created webhook.disabled webhook.enabled webhook.secret_rotated"
+		if acts := strings.Join(d.auditActions(t, ws), " "); acts != want {
+			t.Fatalf("audit log %q, want %q", acts, want)
+		}
 		// A change rolled back takes its entry with it.
 		ctx := platform.WithActor(context.Background(), platform.Actor{Email: "owner@example.com"})
 		_ = tx.WithinTx(ctx, func(ctx context.Context) error {
 			if _, err := m.Commands.Invite.Handle(ctx, membercmd.Invite{WorkspaceID: ws, Email: "later@example.com", Role: "developer"}); err != nil {
 				t.Fatalf("invite: %v", err)
 			}
-			if n := len(d.auditActionsIn(t, ctx, ws)); n != 2 {
+			if n := len(d.auditActionsIn(t, ctx, ws)); n != 6 {
 				t.Fatalf("inside the transaction: %d entries", n)
 			}
 			return errRollback
 		})
-		if acts := d.auditActions(t, ws); len(acts) != 1 {
+		if acts := d.auditActions(t, ws); len(acts) != 5 {
 			t.Fatalf("after rollback: %v", acts)
 		}
 		list, _ := m.Queries.ListMembers.Handle(context.Background(), ws)
