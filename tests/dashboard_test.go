@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/fx"
 
+	sqlmembers "github.com/creatorapi/creatorapi/adapters/sql/members"
 	"github.com/creatorapi/creatorapi/application/members"
 	membercmd "github.com/creatorapi/creatorapi/application/members/command"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -551,4 +552,87 @@ func (d dashEnv) auditActionsIn(t *testing.T, ctx context.Context, ws string) []
 		t.Fatal(err)
 	}
 	return out
+}
+
+func TestDashboardSignInStateIsPruned(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		var store *sqlmembers.Store
+		env := testenv.Start(t, dbURL, fx.Populate(&store))
+		d := dashEnv{Env: env}
+		ws := d.CreateWorkspace(t, "Prune")
+		p := d.Person()
+		p.Get(t, "/dashboard/sign-in")
+		p.Post(t, "/dashboard/sign-in", url.Values{"email": {"owner@example.com"}}).Expect(t, http.StatusOK)
+		p.SignIn(t, d.MailedLinks(t, "owner@example.com")[0]).Expect(t, http.StatusSeeOther)
+		count := func() (n int) {
+			for _, table := range []string{"sign_in_requests", "sign_in_links", "dashboard_sessions"} {
+				var c int
+				if err := d.DB.Reader.Get(&c, "SELECT COUNT(*) FROM "+table); err != nil {
+					t.Fatal(err)
+				}
+				n += c
+			}
+			return n
+		}
+		sessions := sqlmembers.Sessions{Store: store}
+		if _, err := sessions.Prune(context.Background(), d.Clock.Now()); err != nil || count() != 3 {
+			t.Fatalf("fresh state pruned: %v, %d rows left", err, count())
+		}
+		d.Clock.Advance(31 * 24 * time.Hour)
+		if _, err := sessions.Prune(context.Background(), d.Clock.Now()); err != nil || count() != 0 {
+			t.Fatalf("old state kept: %v, %d rows left", err, count())
+		}
+		_ = ws
+	})
+}
+
+func TestDashboardAuditLogPagesNewestFirst(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		d := startDashboard(t, dbURL, "")
+		ws := d.CreateWorkspace(t, "Pages")
+		for i := 0; i < 60; i++ {
+			d.Clock.Advance(time.Second)
+			d.CreateKey(t, ws, "read:courses")
+		}
+		p := d.signedIn(t, ws)
+		first := body(p.Get(t, "/dashboard/w/"+ws+"/audit").Expect(t, http.StatusOK))
+		next := regexpFind(t, `href="(/dashboard/w/[^"]+/audit\?before=[^"]+)"`, first)
+		second := body(p.Get(t, strings.ReplaceAll(next, "&amp;", "&")).Expect(t, http.StatusOK))
+		rows := func(page string) []string {
+			return regexpAll(page, `<td><code>([a-z_.]+)</code></td><td>([^<]*)</td>`)
+		}
+		a, b := rows(first), rows(second)
+		// 60 key.created, one session.started and one sign_in_link.issued: 62 entries.
+		if len(a) != 50 || len(b) != 12 || strings.Contains(second, "Older entries") {
+			t.Fatalf("pages of %d and %d entries", len(a), len(b))
+		}
+		seen := map[string]bool{}
+		for _, r := range append(a, b...) {
+			if seen[r] {
+				t.Fatalf("entry %s on both pages", r)
+			}
+			seen[r] = true
+		}
+		if !strings.Contains(a[0], "session.started") {
+			t.Fatalf("newest entry first: %v", a[:2])
+		}
+	})
+}
+
+func TestDashboardWorkspaceSwitcher(t *testing.T) {
+	d := startDashboard(t, testenv.NewSQLiteURL(t), "")
+	wsA := d.CreateWorkspace(t, "Alpha")
+	p := d.signedIn(t, wsA)
+	// With one workspace, /dashboard/ goes straight to it.
+	if r := p.Get(t, "/dashboard/"); r.Header.Get("Location") != "/dashboard/w/"+wsA+"/" {
+		t.Fatalf("one workspace: %d %s", r.Status, r.Header.Get("Location"))
+	}
+	wsB := d.CreateWorkspace(t, "Beta")
+	page := body(p.Get(t, "/dashboard/").Expect(t, http.StatusOK))
+	if !strings.Contains(page, `href="/dashboard/w/`+wsA+`/">Alpha</a>`) || !strings.Contains(page, `href="/dashboard/w/`+wsB+`/">Beta</a>`) {
+		t.Fatalf("switcher: %s", page)
+	}
+	if !strings.Contains(body(p.Get(t, "/dashboard/w/"+wsB+"/").Expect(t, http.StatusOK)), "Switch workspace") {
+		t.Fatal("no way back to the switcher")
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/creatorapi/creatorapi/domain/kernel"
@@ -69,4 +70,31 @@ func (s Sessions) EndAllOf(ctx context.Context, email string, at time.Time) erro
 		return fmt.Errorf("end sessions: %w", err)
 	}
 	return nil
+}
+
+// Prune deletes what no longer serves: requests older than the limits' window, links
+// expired a day ago, sessions ended or expired a month ago.
+func (s Sessions) Prune(ctx context.Context, now time.Time) (int64, error) {
+	var total int64
+	for _, q := range []struct {
+		stmt   string
+		before time.Time
+	}{
+		{`DELETE FROM sign_in_requests WHERE created_at < ?`, now.Add(-members.RequestWindow)},
+		{`DELETE FROM sign_in_links WHERE expires_at < ?`, now.Add(-24 * time.Hour)},
+		{`DELETE FROM dashboard_sessions WHERE expires_at < ? OR ended_at < ? OR last_seen_at < ?`, now.Add(-members.AbsoluteTimeout)},
+	} {
+		args := []any{q.before}
+		if strings.Count(q.stmt, "?") == 3 {
+			idle := now.Add(-members.IdleTimeout - 30*24*time.Hour)
+			args = []any{q.before, q.before, idle}
+		}
+		res, err := s.db.Write(ctx).ExecContext(ctx, s.db.Rebind(q.stmt), args...)
+		if err != nil {
+			return total, fmt.Errorf("prune sign-in state: %w", err)
+		}
+		n, _ := res.RowsAffected()
+		total += n
+	}
+	return total, nil
 }

@@ -3,6 +3,7 @@ package compose
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"go.uber.org/fx"
@@ -38,6 +39,18 @@ func Dashboard() fx.Option {
 			fx.Annotate(newDashboardMount, fx.ResultTags(`group:"public_mounts"`)),
 		),
 	)
+}
+
+// signInPruneEvery is how often spent links, old requests and dead sessions are deleted.
+const signInPruneEvery = time.Hour
+
+// pruneSignIns runs with the workers (serve, demo), not with one-shot CLI commands.
+func pruneSignIns(lc fx.Lifecycle, store *sqlmembers.Store, clock platform.Clock, logger *slog.Logger) {
+	runEvery(lc, signInPruneEvery, func(ctx context.Context) {
+		if _, err := (sqlmembers.Sessions{Store: store}).Prune(ctx, clock.Now()); err != nil {
+			logger.Warn("prune sign-in state", "error", err)
+		}
+	})
 }
 
 type membersParams struct {
