@@ -238,6 +238,7 @@ func TestBrowserDashboardKeysAndMembers(t *testing.T) {
 	}
 	b.shot("developer-overview")
 	b.run(chromedp.Navigate(b.base+"/dashboard/w/"+ws+"/members"), chromedp.WaitVisible(`//h1[text()="Not allowed"]`))
+	b.shot("developer-members-not-allowed")
 
 	// Create a key with the keyboard only: Tab to the name, type, Space on a scope, Tab to the button, Enter.
 	b.run(chromedp.Navigate(b.base+"/dashboard/w/"+ws+"/keys"), chromedp.WaitVisible(`#name`, chromedp.ByQuery))
@@ -249,6 +250,7 @@ func TestBrowserDashboardKeysAndMembers(t *testing.T) {
 	b.run(chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(`#secret`, chromedp.ByQuery))
 	var keyboardSecret string
 	b.run(chromedp.Value(`#secret`, &keyboardSecret, chromedp.ByQuery))
+	b.shot("key-created-by-keyboard")
 	if s := b.apiStatus(keyboardSecret, "/api/v1/orders"); s != http.StatusOK {
 		t.Fatalf("keyboard-made key on /orders: %d", s)
 	}
