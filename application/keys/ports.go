@@ -25,14 +25,17 @@ type Commands struct {
 type Queries struct {
 	Authenticate query.AuthenticateHandler
 	ListKeys     query.ListKeysHandler
+	KeyPages     query.KeyPagesHandler
 }
 
 // Deps are the ports the module needs.
 type Deps struct {
 	Tx         platform.Transactor
 	Repo       keys.Repository
+	Pages      query.KeyPages
 	Workspaces platform.WorkspaceDirectory
 	Usage      query.UsageRecorder
+	Audit      platform.AuditTrail
 	IDs        platform.IDs
 	Clock      platform.Clock
 }
@@ -41,12 +44,13 @@ type Deps struct {
 func New(d Deps) Application {
 	return Application{
 		Commands: Commands{
-			CreateKey: command.NewCreateKeyHandler(d.Tx, d.Repo, d.Workspaces, d.IDs, d.Clock),
-			RevokeKey: command.NewRevokeKeyHandler(d.Tx, d.Repo, d.Clock),
+			CreateKey: command.NewCreateKeyHandler(d.Tx, d.Repo, d.Workspaces, d.Audit, d.IDs, d.Clock),
+			RevokeKey: command.NewRevokeKeyHandler(d.Tx, d.Repo, d.Audit, d.Clock),
 		},
 		Queries: Queries{
 			Authenticate: query.NewAuthenticateHandler(d.Repo, d.Usage, d.Clock),
-			ListKeys:     query.NewListKeysHandler(d.Repo, d.Usage),
+			ListKeys:     query.NewListKeysHandler(d.Repo, d.Usage, d.Clock),
+			KeyPages:     query.NewKeyPagesHandler(d.Pages, d.Usage, d.Clock),
 		},
 	}
 }

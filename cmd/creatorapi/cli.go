@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
 )
 
@@ -36,7 +37,8 @@ func (c *CLI) withModules(fn func(ctx context.Context) error, targets ...any) er
 	if err := app.Start(ctx); err != nil {
 		return err
 	}
-	runErr := fn(ctx)
+	// The audit log names the CLI as the actor of what a command changes.
+	runErr := fn(platform.WithActor(ctx, platform.Actor{Name: "CLI"}))
 	stopCtx, stopCancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer stopCancel()
 	if err := app.Stop(stopCtx); err != nil && runErr == nil {

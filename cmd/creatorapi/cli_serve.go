@@ -15,6 +15,8 @@ import (
 	"github.com/creatorapi/creatorapi/application/enrollments"
 	"github.com/creatorapi/creatorapi/application/keys"
 	"github.com/creatorapi/creatorapi/application/livesessions"
+	"github.com/creatorapi/creatorapi/application/members"
+	membercmd "github.com/creatorapi/creatorapi/application/members/command"
 	"github.com/creatorapi/creatorapi/application/orders"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/students"
@@ -66,6 +68,7 @@ type demoDeps struct {
 	Orders       orders.Application
 	LiveSessions livesessions.Application
 	Certificates certificates.Application
+	Members      members.Application
 	Settings     *sqlstore.Settings
 	Clock        platform.Clock
 }
@@ -75,6 +78,10 @@ func (c *CLI) runDemo(ctx context.Context, cfg compose.Config, d demoDeps, admin
 		Workspaces: d.Workspaces, Keys: d.Keys, Courses: d.Courses, Students: d.Students, Enrollments: d.Enrollments,
 		Orders: d.Orders, LiveSessions: d.LiveSessions, Certificates: d.Certificates, Marker: d.Settings, Now: d.Clock.Now,
 	}.Run(ctx)
+	if err != nil {
+		return err
+	}
+	link, err := d.Members.Commands.IssueLink.Handle(platform.WithActor(ctx, platform.Actor{Name: "demo"}), membercmd.IssueLink{WorkspaceID: res.WorkspaceID})
 	if err != nil {
 		return err
 	}
@@ -89,17 +96,21 @@ func (c *CLI) runDemo(ctx context.Context, cfg compose.Config, d demoDeps, admin
   API key        %s   (all six scopes; shown once)
   operator token %s
 
+Dashboard (create, use and revoke keys; the link works once, for 15 minutes):
+
+  %s
+
 Try it (public API; the key carries all six scopes):
 
   export KEY=%s
   curl -s %s/api/v1/courses -H "Authorization: Bearer $KEY"
   curl -s "%s/api/v1/courses?limit=2" -H "Authorization: Bearer $KEY"
-  curl -s %s/api/v1/courses/COURSE_ID -H "Authorization: Bearer $KEY"
+  curl -s %s/api/v1/courses/%s -H "Authorization: Bearer $KEY"
   curl -s "%s/api/v1/students?limit=5" -H "Authorization: Bearer $KEY"
   curl -s -X POST %s/api/v1/students -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
        -d '{"email":"new.lead@example.com","firstName":"New","lastName":"Lead","metadata":{"crm":"hubspot"}}'
   curl -s -X POST %s/api/v1/enrollments -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
-       -d '{"studentId":"STUDENT_ID","courseId":"COURSE_ID"}'
+       -d '{"studentId":"%s","courseId":"%s"}'
   curl -s "%s/api/v1/orders?status=refunded" -H "Authorization: Bearer $KEY"
   curl -s "%s/api/v1/analytics/summary" -H "Authorization: Bearer $KEY"
 
@@ -108,10 +119,13 @@ Operator API (records what happens in the workspace):
   export ADMIN=%s
   curl -s -X POST %s/internal/v1/workspaces/%s/courses -H "Authorization: Bearer $ADMIN" \
        -H 'Content-Type: application/json' -d '{"title":"My new course"}'
-  curl -s -X POST %s/internal/v1/workspaces/%s/courses/COURSE_ID/publish -H "Authorization: Bearer $ADMIN"
+  curl -s -X POST %s/internal/v1/workspaces/%s/courses/%s/modules -H "Authorization: Bearer $ADMIN" \
+       -H 'Content-Type: application/json' -d '{"title":"Bonus material"}'
 
-`, state, res.WorkspaceID, res.Key.Secret, adminToken, res.Key.Secret, api, api, api, api, api, api, api, api,
-		adminToken, admin, res.WorkspaceID, admin, res.WorkspaceID)
+New sign-in link later: creatorapi dashboard link --workspace %s
+
+`, state, res.WorkspaceID, res.Key.Secret, adminToken, link.URL, res.Key.Secret, api, api, api, res.CourseID, api, api, api,
+		res.StudentID, res.CourseID, api, api, adminToken, admin, res.WorkspaceID, admin, res.WorkspaceID, res.CourseID, res.WorkspaceID)
 	return nil
 }
 

@@ -27,6 +27,7 @@ const usage = `usage: creatorapi <command> [flags]
   webhook create --workspace ORG --url U --events t1,t2
   webhook list --workspace ORG
   webhook disable|enable --workspace ORG WEBHOOK_ID
+  dashboard link --workspace ORG [--email E]   print a one-time dashboard sign-in link (JSON)
 
 Configuration comes from CREATORAPI_* environment variables (see README.md).
 `
@@ -55,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cli.projections(args[1:])
 	case "webhook":
 		err = cli.webhook(args[1:])
+	case "dashboard":
+		err = cli.dashboard(args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -25,6 +25,7 @@ type Key struct {
 	WorkspaceID string
 	Name        string
 	Lookup      string
+	LastFour    string // the secret's last four characters (checksum, not secret material)
 	SecretHash  []byte
 	Scopes      []Scope
 	PerMinute   int
@@ -60,7 +61,7 @@ func New(id, workspaceID, name string, scopes []string, quota Quota, token Token
 	}
 	return &Key{
 		ID: id, WorkspaceID: workspaceID, Name: name,
-		Lookup: token.Lookup(), SecretHash: token.Hash(),
+		Lookup: token.Lookup(), LastFour: token.LastFour(), SecretHash: token.Hash(),
 		Scopes: parsed, PerMinute: perMinute, PerDay: perDay, CreatedAt: now,
 	}, nil
 }
@@ -74,6 +75,14 @@ func quotaOrDefault(field string, v, def int) (int, error) {
 	default:
 		return v, nil
 	}
+}
+
+// RotationAge is the age after which the specification advises rotating a key.
+const RotationAge = 90 * 24 * time.Hour
+
+// RotationDue tells whether the key is active and older than RotationAge at now.
+func (k *Key) RotationDue(now time.Time) bool {
+	return k.Active() && now.Sub(k.CreatedAt) > RotationAge
 }
 
 // Verify tells whether token is this key's secret, in constant time.

@@ -66,6 +66,10 @@ func (t Token) String() string { return t.raw }
 // Lookup is the public part used to find the key row.
 func (t Token) Lookup() string { return t.raw[len(TokenPrefix) : len(TokenPrefix)+lookupLen] }
 
+// LastFour is the end of the checksum: it lets a person recognise a key, and reveals nothing
+// of the secret part.
+func (t Token) LastFour() string { return t.raw[len(t.raw)-4:] }
+
 // Hash is what is stored: SHA-256 suffices for a secret of 190 random bits.
 func (t Token) Hash() []byte {
 	sum := sha256.Sum256([]byte(t.raw))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"strings"
 
 	"github.com/creatorapi/creatorapi/application/keys/query"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -31,13 +32,14 @@ type CreateKeyHandler struct {
 	tx         platform.Transactor
 	repo       keys.Repository
 	workspaces platform.WorkspaceDirectory
+	audit      platform.AuditTrail
 	ids        platform.IDs
 	clock      platform.Clock
 }
 
 // NewCreateKeyHandler builds the handler.
-func NewCreateKeyHandler(tx platform.Transactor, repo keys.Repository, ws platform.WorkspaceDirectory, ids platform.IDs, clock platform.Clock) CreateKeyHandler {
-	return CreateKeyHandler{tx: tx, repo: repo, workspaces: ws, ids: ids, clock: clock}
+func NewCreateKeyHandler(tx platform.Transactor, repo keys.Repository, ws platform.WorkspaceDirectory, audit platform.AuditTrail, ids platform.IDs, clock platform.Clock) CreateKeyHandler {
+	return CreateKeyHandler{tx: tx, repo: repo, workspaces: ws, audit: audit, ids: ids, clock: clock}
 }
 
 // Handle generates the secret, stores only its hash and returns the secret once.
@@ -55,7 +57,15 @@ func (h CreateKeyHandler) Handle(ctx context.Context, cmd CreateKey) (CreatedKey
 		if err := platform.RequireWorkspace(ctx, h.workspaces, cmd.WorkspaceID); err != nil {
 			return err
 		}
-		return h.repo.Add(ctx, k)
+		if err := h.repo.Add(ctx, k); err != nil {
+			return err
+		}
+		scopes := make([]string, len(k.Scopes))
+		for i, sc := range k.Scopes {
+			scopes[i] = string(sc)
+		}
+		return h.audit.Record(ctx, platform.AuditEntry{WorkspaceID: k.WorkspaceID, Action: "key.created", Target: k.ID,
+			Detail: fmt.Sprintf("%q with scopes %s", k.Name, strings.Join(scopes, ", "))})
 	})
 	if err != nil {
 		return CreatedKey{}, fmt.Errorf("create key: %w", err)

@@ -19,12 +19,13 @@ type RevokeKey struct {
 type RevokeKeyHandler struct {
 	tx    platform.Transactor
 	repo  keys.Repository
+	audit platform.AuditTrail
 	clock platform.Clock
 }
 
 // NewRevokeKeyHandler builds the handler.
-func NewRevokeKeyHandler(tx platform.Transactor, repo keys.Repository, clock platform.Clock) RevokeKeyHandler {
-	return RevokeKeyHandler{tx: tx, repo: repo, clock: clock}
+func NewRevokeKeyHandler(tx platform.Transactor, repo keys.Repository, audit platform.AuditTrail, clock platform.Clock) RevokeKeyHandler {
+	return RevokeKeyHandler{tx: tx, repo: repo, audit: audit, clock: clock}
 }
 
 // Handle is idempotent: revoking a revoked key returns it unchanged.
@@ -35,9 +36,17 @@ func (h RevokeKeyHandler) Handle(ctx context.Context, cmd RevokeKey) (query.Key,
 		if err != nil {
 			return err
 		}
+		if !k.Active() {
+			out = query.View(k)
+			return nil // already revoked: nothing changes, nothing to audit
+		}
 		k.Revoke(h.clock.Now())
 		out = query.View(k)
-		return h.repo.SaveRevocation(ctx, k)
+		if err := h.repo.SaveRevocation(ctx, k); err != nil {
+			return err
+		}
+		return h.audit.Record(ctx, platform.AuditEntry{WorkspaceID: k.WorkspaceID, Action: "key.revoked", Target: k.ID,
+			Detail: fmt.Sprintf("%q", k.Name)})
 	})
 	if err != nil {
 		return query.Key{}, fmt.Errorf("revoke key: %w", err)

@@ -12,6 +12,7 @@ type Key struct {
 	ID         string       `json:"id"`
 	Name       string       `json:"name"`
 	Prefix     string       `json:"prefix"`
+	LastFour   string       `json:"lastFour,omitempty"`
 	Scopes     []keys.Scope `json:"scopes"`
 	PerMinute  int          `json:"perMinute"`
 	PerDay     int          `json:"perDay"`
@@ -19,6 +20,8 @@ type Key struct {
 	CreatedAt  time.Time    `json:"createdAt"`
 	RevokedAt  *time.Time   `json:"revokedAt"`
 	LastUsedAt *time.Time   `json:"lastUsedAt"`
+	// RotationDue: active and older than 90 days (set by ListKeys, which knows the time).
+	RotationDue bool `json:"rotationDue"`
 }
 
 // View maps a key to its shape; Prefix (svc_ + lookup) identifies it without revealing the secret.
@@ -28,7 +31,7 @@ func View(k *keys.Key) Key {
 		status = "revoked"
 	}
 	return Key{
-		ID: k.ID, Name: k.Name, Prefix: keys.TokenPrefix + k.Lookup, Scopes: k.Scopes,
+		ID: k.ID, Name: k.Name, Prefix: keys.TokenPrefix + k.Lookup, LastFour: k.LastFour, Scopes: k.Scopes,
 		PerMinute: k.PerMinute, PerDay: k.PerDay, Status: status,
 		CreatedAt: k.CreatedAt, RevokedAt: k.RevokedAt, LastUsedAt: k.LastUsedAt,
 	}

@@ -3,17 +3,20 @@ package query
 import (
 	"context"
 	"fmt"
+
+	"github.com/creatorapi/creatorapi/application/platform"
 )
 
 // ListKeysHandler lists a workspace's keys, newest first, revoked ones included.
 type ListKeysHandler struct {
 	repo  keysLister
 	usage UsageRecorder
+	clock platform.Clock
 }
 
 // NewListKeysHandler builds the handler.
-func NewListKeysHandler(repo keysLister, usage UsageRecorder) ListKeysHandler {
-	return ListKeysHandler{repo: repo, usage: usage}
+func NewListKeysHandler(repo keysLister, usage UsageRecorder, clock platform.Clock) ListKeysHandler {
+	return ListKeysHandler{repo: repo, usage: usage, clock: clock}
 }
 
 // Handle merges stored last-use times with the ones not yet flushed.
@@ -22,9 +25,11 @@ func (h ListKeysHandler) Handle(ctx context.Context, workspaceID string) ([]Key,
 	if err != nil {
 		return nil, fmt.Errorf("list keys: %w", err)
 	}
+	now := h.clock.Now()
 	out := make([]Key, 0, len(list))
 	for _, k := range list {
 		v := View(k)
+		v.RotationDue = k.RotationDue(now)
 		if at, ok := h.usage.LastUsed(k.ID); ok && (v.LastUsedAt == nil || at.After(*v.LastUsedAt)) {
 			v.LastUsedAt = &at
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks/query"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
@@ -48,7 +49,11 @@ func (h CreateWebhookHandler) Handle(ctx context.Context, cmd CreateWebhook) (We
 		if err := h.d.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
 			return err
 		}
-		return h.d.Subs.Add(ctx, s)
+		if err := h.d.Subs.Add(ctx, s); err != nil {
+			return err
+		}
+		return h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: s.WorkspaceID, Action: "webhook.created", Target: s.ID,
+			Detail: fmt.Sprintf("%s for %d event types", cmd.URL, len(types))})
 	})
 	if err != nil {
 		return WebhookWithSecret{}, fmt.Errorf("create webhook: %w", err)

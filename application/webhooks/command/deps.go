@@ -55,6 +55,7 @@ type Deps struct {
 	Workspaces Workspaces
 	Mailer     Mailer
 	Waker      Waker
+	Audit      platform.AuditTrail // endpoint changes by people and operators
 	IDs        platform.IDs
 	Clock      platform.Clock
 	Settings   Settings

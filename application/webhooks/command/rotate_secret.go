@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks/query"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
@@ -35,7 +36,11 @@ func (h RotateSecretHandler) Handle(ctx context.Context, cmd RotateSecret) (Webh
 		}
 		s.Rotate(next, h.d.Clock.Now())
 		out = query.View(s)
-		return h.d.Subs.Save(ctx, s)
+		if err := h.d.Subs.Save(ctx, s); err != nil {
+			return err
+		}
+		return h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.secret_rotated",
+			Target: cmd.WebhookID, Detail: "the old secret keeps signing for 24 hours"})
 	})
 	if err != nil {
 		return WebhookWithSecret{}, fmt.Errorf("rotate webhook secret: %w", err)

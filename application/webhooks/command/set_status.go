@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks/query"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
@@ -37,7 +38,14 @@ func (h SetWebhookStatusHandler) Handle(ctx context.Context, cmd SetWebhookStatu
 			s.Disable(webhooks.ByOperator, now)
 		}
 		out = query.View(s)
-		return h.d.Subs.Save(ctx, s)
+		if err := h.d.Subs.Save(ctx, s); err != nil {
+			return err
+		}
+		action := "webhook.disabled"
+		if cmd.Enabled {
+			action = "webhook.enabled"
+		}
+		return h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: action, Target: cmd.WebhookID, Detail: out.URL})
 	})
 	if err != nil {
 		return query.Webhook{}, fmt.Errorf("set webhook status: %w", err)

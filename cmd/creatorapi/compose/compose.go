@@ -20,6 +20,7 @@ func Modules(cfg Config) fx.Option {
 		RateLimits(),
 		Webhooks(),
 		Events(),
+		Dashboard(),
 		HTTP(),
 	)
 }

@@ -28,6 +28,7 @@ type Config struct {
 	RedisPrefix          string          // CREATORAPI_REDIS_PREFIX, default "creatorapi:": the keys' namespace
 	EventsRetention      time.Duration   // CREATORAPI_EVENTS_RETENTION, default 720h: consumed outbox rows older than this are pruned
 	Pprof                bool            // CREATORAPI_PPROF, default false: /debug/pprof on the operator listener
+	PublicURL            string          // CREATORAPI_PUBLIC_URL, default http://localhost:<port of HTTPAddr>: the base of links sent
 }
 
 // LoadConfig reads the configuration through getenv (os.Getenv in production).
@@ -67,6 +68,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	if cfg.Pprof, err = strconv.ParseBool(get("CREATORAPI_PPROF", "false")); err != nil {
 		return Config{}, fmt.Errorf("CREATORAPI_PPROF: %w", err)
+	}
+	if cfg.PublicURL, err = publicURL(get("CREATORAPI_PUBLIC_URL", ""), cfg.HTTPAddr); err != nil {
+		return Config{}, err
 	}
 	switch cfg.RateLimitStore {
 	case "auto", "memory", "database":

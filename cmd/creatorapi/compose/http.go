@@ -68,7 +68,8 @@ type publicParams struct {
 	Keys      keys.Application
 	Endpoints [][]v1.Endpoint `group:"api_v1"`
 	Guards    []fiber.Handler `group:"api_guards"`
-	PreAuth   []fiber.Handler `group:"api_pre_auth"` // run before authentication (failed-auth limits)
+	PreAuth   []fiber.Handler `group:"api_pre_auth"`  // run before authentication (failed-auth limits)
+	Mounts    []PublicMount   `group:"public_mounts"` // the dashboard
 }
 
 func newPublicApp(p publicParams) PublicApp {
@@ -89,6 +90,9 @@ func newPublicApp(p publicParams) PublicApp {
 		app.Use("/api", h)
 	}
 	v1.Register(app, v1.Authenticate(p.Keys.Queries.Authenticate), p.Guards, endpoints)
+	for _, mount := range p.Mounts {
+		mount(app)
+	}
 	app.Use(web.NotFoundFallback())
 	return PublicApp{app}
 }

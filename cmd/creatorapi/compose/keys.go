@@ -22,8 +22,8 @@ func Keys() fx.Option {
 		fx.Provide(
 			sqlstore.NewKeys,
 			sqlstore.NewKeyUsage,
-			func(tx platform.Transactor, repo *sqlstore.Keys, ws *sqlstore.Workspaces, usage *sqlstore.KeyUsage, i platform.IDs, c platform.Clock) keys.Application {
-				return keys.New(keys.Deps{Tx: tx, Repo: repo, Workspaces: ws, Usage: usage, IDs: i, Clock: c})
+			func(tx platform.Transactor, repo *sqlstore.Keys, ws *sqlstore.Workspaces, usage *sqlstore.KeyUsage, audit platform.AuditTrail, i platform.IDs, c platform.Clock) keys.Application {
+				return keys.New(keys.Deps{Tx: tx, Repo: repo, Pages: repo, Workspaces: ws, Usage: usage, Audit: audit, IDs: i, Clock: c})
 			},
 			operatorRoutes(operator.KeyRoutes),
 		),

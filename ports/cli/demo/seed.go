@@ -50,6 +50,8 @@ type Result struct {
 	WorkspaceID string
 	Seeded      bool // false when an earlier run had seeded it
 	Key         keycmd.CreatedKey
+	CourseID    string // a published course of the workspace
+	StudentID   string // a student of the workspace
 }
 
 // Run seeds the workspace on first use, then issues a fresh key with all six scopes.
@@ -85,6 +87,9 @@ func (s Seeder) Run(ctx context.Context) (Result, error) {
 	})
 	if err != nil {
 		return Result{}, fmt.Errorf("demo key: %w", err)
+	}
+	if res.CourseID, res.StudentID, err = s.sampleIDs(ctx, res.WorkspaceID); err != nil {
+		return Result{}, err
 	}
 	return res, nil
 }

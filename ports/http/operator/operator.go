@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
@@ -40,6 +41,8 @@ func requireToken(token string) fiber.Handler {
 			c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="creatorapi-operator"`)
 			return web.Unauthorized("operator token missing or wrong: send Authorization: Bearer <CREATORAPI_ADMIN_TOKEN>")
 		}
+		// The audit log names the operator API and the caller's address.
+		c.SetUserContext(platform.WithActor(c.UserContext(), platform.Actor{Name: "operator API", Address: c.IP()}))
 		return c.Next()
 	}
 }

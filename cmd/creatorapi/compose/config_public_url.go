@@ -1,0 +1,25 @@
+package compose
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+)
+
+// publicURL validates CREATORAPI_PUBLIC_URL (an http or https origin, optionally with a
+// path) or derives http://localhost:<port> from the public listener's address.
+func publicURL(raw, httpAddr string) (string, error) {
+	if raw == "" {
+		_, port, err := net.SplitHostPort(httpAddr)
+		if err != nil || port == "" {
+			port = "8080"
+		}
+		return "http://localhost:" + port, nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("CREATORAPI_PUBLIC_URL must be an http(s) URL such as https://api.example.com")
+	}
+	return strings.TrimRight(raw, "/"), nil
+}

@@ -1,0 +1,112 @@
+package compose
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"go.uber.org/fx"
+
+	sqlaudit "github.com/creatorapi/creatorapi/adapters/sql/audit"
+	sqlmembers "github.com/creatorapi/creatorapi/adapters/sql/members"
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/audit"
+	"github.com/creatorapi/creatorapi/application/keys"
+	"github.com/creatorapi/creatorapi/application/members"
+	membercmd "github.com/creatorapi/creatorapi/application/members/command"
+	"github.com/creatorapi/creatorapi/application/platform"
+	webhookcmd "github.com/creatorapi/creatorapi/application/webhooks/command"
+	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
+	"github.com/creatorapi/creatorapi/ports/http/dashboard"
+)
+
+// PublicMount adds pages to the public listener (before its 404 fallback).
+type PublicMount func(app *fiber.App)
+
+// Dashboard wires the workspace dashboard: people and sign-in (members), the audit log,
+// and the dashboard port over them and the keys module.
+func Dashboard() fx.Option {
+	return fx.Module("dashboard",
+		fx.Provide(
+			sqlaudit.NewLog,
+			func(l *sqlaudit.Log) platform.AuditTrail { return l },
+			sqlmembers.NewStore,
+			newMembersApp,
+			func(l *sqlaudit.Log, m members.Application) audit.ListHandler {
+				return audit.NewListHandler(l, ownerAccess{m})
+			},
+			fx.Annotate(newDashboardMount, fx.ResultTags(`group:"public_mounts"`)),
+		),
+	)
+}
+
+// signInPruneEvery is how often spent links, old requests and dead sessions are deleted.
+const signInPruneEvery = time.Hour
+
+// pruneSignIns runs with the workers (serve, demo), not with one-shot CLI commands.
+func pruneSignIns(lc fx.Lifecycle, store *sqlmembers.Store, clock platform.Clock, logger *slog.Logger) {
+	runEvery(lc, signInPruneEvery, func(ctx context.Context) {
+		if _, err := (sqlmembers.Sessions{Store: store}).Prune(ctx, clock.Now()); err != nil {
+			logger.Warn("prune sign-in state", "error", err)
+		}
+	})
+}
+
+type membersParams struct {
+	fx.In
+	Config Config
+	Tx     platform.Transactor
+	Store  *sqlmembers.Store
+	Audit  platform.AuditTrail
+	Mailer webhookcmd.Mailer
+	IDs    platform.IDs
+	Clock  platform.Clock
+}
+
+func newMembersApp(p membersParams) members.Application {
+	return members.New(membercmd.Deps{
+		Tx: p.Tx, Members: p.Store, Links: sqlmembers.Links{Store: p.Store}, Sessions: sqlmembers.Sessions{Store: p.Store},
+		Audit: p.Audit, Mailer: noticeMailer{p.Mailer, p.IDs, p.Clock}, Clock: p.Clock, PublicURL: p.Config.PublicURL,
+	})
+}
+
+type dashboardParams struct {
+	fx.In
+	Config  Config
+	Members members.Application
+	Keys    keys.Application
+	Audit   audit.ListHandler
+	Clock   platform.Clock
+	Logger  *slog.Logger
+	DB      *sqldb.DB
+}
+
+func newDashboardMount(p dashboardParams) (PublicMount, error) {
+	d, err := dashboard.New(dashboard.Deps{PublicURL: p.Config.PublicURL, Members: p.Members, Keys: p.Keys,
+		Audit: p.Audit, Clock: p.Clock, Logger: p.Logger})
+	if err != nil {
+		return nil, err
+	}
+	return d.Register, nil
+}
+
+// ownerAccess adapts the members module to the audit module's access port.
+type ownerAccess struct{ m members.Application }
+
+func (o ownerAccess) RequireOwner(ctx context.Context, workspaceID string) error {
+	_, err := o.m.Queries.ListMembers.Handle(ctx, workspaceID)
+	return err
+}
+
+// noticeMailer sends the members module's e-mail through the notice mailer (SMTP, or
+// the data folder and a log line).
+type noticeMailer struct {
+	mailer webhookcmd.Mailer
+	ids    platform.IDs
+	clock  platform.Clock
+}
+
+func (n noticeMailer) Send(ctx context.Context, to, subject, body string) error {
+	return n.mailer.Send(ctx, domainwebhooks.Notice{ID: n.ids.New("msg"), To: to, Subject: subject, Body: body, CreatedAt: n.clock.Now()})
+}

@@ -1,0 +1,89 @@
+// Package members holds the people of a workspace and how they sign in to the dashboard:
+// roles, invitations, one-time sign-in links and server-side sessions.
+package members
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/creatorapi/creatorapi/domain/kernel"
+)
+
+// Role is what a person may do in a workspace.
+type Role string
+
+// The two roles of the contract: owners do everything, developers keys and webhooks.
+const (
+	Owner     Role = "owner"
+	Developer Role = "developer"
+)
+
+// ParseRole accepts "owner" or "developer".
+func ParseRole(s string) (Role, error) {
+	switch r := Role(strings.TrimSpace(s)); r {
+	case Owner, Developer:
+		return r, nil
+	}
+	return "", kernel.Invalid("role", "role must be owner or developer")
+}
+
+// ManagesPeople tells whether the role may invite and remove members.
+func (r Role) ManagesPeople() bool { return r == Owner }
+
+// Member is a person the owner invited. The workspace's own ownerEmail is an owner
+// without a Member row (Founder marks it in listings).
+type Member struct {
+	WorkspaceID string
+	Email       string
+	Role        Role
+	InvitedBy   string
+	InvitedAt   time.Time
+	JoinedAt    *time.Time // nil while the invitation is pending
+	Founder     bool       // the workspace's ownerEmail: cannot be removed
+}
+
+// Pending tells whether the person has not signed in since the invitation.
+func (m Member) Pending() bool { return !m.Founder && m.JoinedAt == nil }
+
+// NormalizeEmail validates an address and folds it to lower case: people are found by it.
+func NormalizeEmail(field, email string) (string, error) {
+	e, err := kernel.NormalizeEmail(field, email)
+	if err != nil {
+		return "", err
+	}
+	return strings.ToLower(e), nil
+}
+
+// Invite builds the member row of an invitation.
+func Invite(workspaceID, email string, role Role, invitedBy string, now time.Time) (*Member, error) {
+	email, err := NormalizeEmail("email", email)
+	if err != nil {
+		return nil, err
+	}
+	return &Member{WorkspaceID: workspaceID, Email: email, Role: role, InvitedBy: invitedBy, InvitedAt: now}, nil
+}
+
+// Membership is one workspace a person belongs to, with their role there.
+type Membership struct {
+	WorkspaceID   string
+	WorkspaceName string
+	Email         string
+	Role          Role
+}
+
+// Repository stores members; the founder (workspaces.owner_email) is read, not stored.
+type Repository interface {
+	// Memberships lists the workspaces email belongs to (as founder or member), by name.
+	Memberships(ctx context.Context, email string) ([]Membership, error)
+	// Membership returns NotFound unless email belongs to workspaceID.
+	Membership(ctx context.Context, workspaceID, email string) (Membership, error)
+	// List returns the founder first, then members by invitation time.
+	List(ctx context.Context, workspaceID string) ([]Member, error)
+	// Add returns kernel Invalid (field email) when the person already belongs.
+	Add(ctx context.Context, m *Member) error
+	// Remove returns NotFound when email is no member row of workspaceID.
+	Remove(ctx context.Context, workspaceID, email string) error
+	// MarkJoined ends the pending state of email's invitation to workspaceID.
+	MarkJoined(ctx context.Context, workspaceID, email string, at time.Time) error
+}

@@ -1,0 +1,73 @@
+// Package dashboard is the workspace dashboard under /dashboard/ on the public listener:
+// server-rendered HTML (html/template, embedded with the stylesheet and a few lines of
+// JavaScript) over the same application handlers as the CLI and the operator API. It
+// decodes forms, calls a handler and renders; every rule lives in the application.
+package dashboard
+
+import (
+	"log/slog"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/creatorapi/creatorapi/application/audit"
+	"github.com/creatorapi/creatorapi/application/keys"
+	"github.com/creatorapi/creatorapi/application/members"
+	"github.com/creatorapi/creatorapi/application/platform"
+)
+
+// Prefix is where the dashboard lives.
+const Prefix = "/dashboard"
+
+// Deps are the application services the dashboard adapts.
+type Deps struct {
+	PublicURL string // CREATORAPI_PUBLIC_URL; https makes cookies Secure and __Host- prefixed
+	Members   members.Application
+	Keys      keys.Application
+	Audit     audit.ListHandler
+	Clock     platform.Clock
+	Logger    *slog.Logger
+}
+
+// Dashboard holds the parsed templates and the cookie rules.
+type Dashboard struct {
+	d       Deps
+	pages   pages
+	cookies cookieRules
+}
+
+// New parses the embedded templates.
+func New(d Deps) (*Dashboard, error) {
+	p, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	return &Dashboard{d: d, pages: p, cookies: newCookieRules(strings.HasPrefix(d.PublicURL, "https://"))}, nil
+}
+
+// Register mounts every dashboard route on app.
+func (h *Dashboard) Register(app *fiber.App) {
+	g := app.Group(Prefix, securityHeaders)
+	g.Get("/assets/:name", serveAsset)
+
+	g.Get("/", h.page(h.home))
+	g.Get("/sign-in", h.page(h.signInForm))
+	g.Post("/sign-in", h.page(h.requestLink))
+	g.Get("/sign-in/link", h.page(h.linkPage))
+	g.Post("/sign-in/link", h.page(h.signIn))
+	g.Post("/sign-out", h.page(h.signOut))
+
+	w := g.Group("/w/:org", h.page(h.requireMember))
+	w.Get("/", h.page(h.overview))
+	w.Get("/keys", h.page(h.keysPage))
+	w.Post("/keys", h.page(h.createKey))
+	w.Get("/keys/:id/revoke", h.page(h.confirmRevoke))
+	w.Post("/keys/:id/revoke", h.page(h.revokeKey))
+	w.Get("/webhooks", h.page(h.webhooksPage))
+	w.Get("/members", h.page(h.membersPage))
+	w.Post("/members", h.page(h.invite))
+	w.Get("/members/remove", h.page(h.confirmRemove))
+	w.Post("/members/remove", h.page(h.removeMember))
+	w.Get("/audit", h.page(h.auditPage))
+	g.All("/*", h.page(func(c *fiber.Ctx) error { return notFound }))
+}

@@ -1,0 +1,97 @@
+package dashboard
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/creatorapi/creatorapi/application/keys/command"
+	"github.com/creatorapi/creatorapi/application/keys/query"
+	"github.com/creatorapi/creatorapi/application/platform"
+	domainkeys "github.com/creatorapi/creatorapi/domain/keys"
+)
+
+type scopeBox struct {
+	Name    string
+	Checked bool
+}
+
+type keysData struct {
+	Name   string
+	Scopes []scopeBox
+	Keys   []query.Key
+	Next   string // the position of the next page, when there is one
+}
+
+// keysPerPage keeps the page fast with thousands of keys.
+const keysPerPage = 50
+
+var keyNotices = map[string]string{"revoked": "The key is revoked: requests with it are refused from now on."}
+
+func (h *Dashboard) keysPage(c *fiber.Ctx) error {
+	return h.renderKeys(c, fiber.StatusOK, "", "", nil)
+}
+
+func (h *Dashboard) renderKeys(c *fiber.Ctx, status int, errText, name string, checked []string) error {
+	page, err := h.d.Keys.Queries.KeyPages.Page(c.UserContext(), membershipOf(c).WorkspaceID,
+		platform.PageRequest{Limit: keysPerPage, After: parsePosition(c.Query("before"))})
+	if err != nil {
+		return err
+	}
+	on := map[string]bool{}
+	for _, s := range checked {
+		on[s] = true
+	}
+	boxes := make([]scopeBox, len(domainkeys.AllScopes))
+	for i, s := range domainkeys.AllScopes {
+		boxes[i] = scopeBox{Name: string(s), Checked: on[string(s)]}
+	}
+	return h.render(c, status, "keys", view{Title: "API keys", Nav: "keys", Error: errText,
+		Notice: keyNotices[c.Query("notice")], Data: keysData{Name: name, Scopes: boxes, Keys: page.Items, Next: formatPosition(page.Next)}})
+}
+
+type createdData struct {
+	Name   string
+	Secret string
+	Scopes []domainkeys.Scope
+}
+
+// createKey shows the secret in the response to the POST, once: it is in no URL, no
+// redirect, no log, and the page is not stored by the browser.
+func (h *Dashboard) createKey(c *fiber.Ctx) error {
+	name := c.FormValue("name")
+	var scopes []string
+	for _, v := range c.Request().PostArgs().PeekMulti("scopes") {
+		scopes = append(scopes, string(v))
+	}
+	k, err := h.d.Keys.Commands.CreateKey.Handle(c.UserContext(), command.CreateKey{
+		WorkspaceID: membershipOf(c).WorkspaceID, Name: name, Scopes: scopes})
+	if msg, ok := formError(err); ok {
+		return h.renderKeys(c, fiber.StatusUnprocessableEntity, msg, name, scopes)
+	}
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return h.render(c, fiber.StatusCreated, "key_created", view{Title: "Key created", Nav: "keys",
+		Data: createdData{Name: k.Name, Secret: k.Secret, Scopes: k.Scopes}})
+}
+
+// findKey returns the workspace's key or NotFound (another workspace's id included).
+func (h *Dashboard) findKey(c *fiber.Ctx) (query.Key, error) {
+	return h.d.Keys.Queries.KeyPages.Get(c.UserContext(), membershipOf(c).WorkspaceID, c.Params("id"))
+}
+
+func (h *Dashboard) confirmRevoke(c *fiber.Ctx) error {
+	k, err := h.findKey(c)
+	if err != nil {
+		return err
+	}
+	return h.render(c, fiber.StatusOK, "key_revoke", view{Title: "Revoke key", Nav: "keys", Data: k})
+}
+
+func (h *Dashboard) revokeKey(c *fiber.Ctx) error {
+	m := membershipOf(c)
+	if _, err := h.d.Keys.Commands.RevokeKey.Handle(c.UserContext(), command.RevokeKey{WorkspaceID: m.WorkspaceID, KeyID: c.Params("id")}); err != nil {
+		return err
+	}
+	return c.Redirect(Prefix+"/w/"+m.WorkspaceID+"/keys?notice=revoked", fiber.StatusSeeOther)
+}

@@ -1,0 +1,51 @@
+package testenv
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+var browserWarnOnce sync.Once
+
+// Browser returns the path of a Chromium (Debian's chromium package) for browser tests.
+// Without one the tests skip loudly; under CI (CI=true) that is a failure, never a skip.
+func Browser(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("CREATORAPI_TEST_BROWSER"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no chromium under CI: the browser suites must run (apt-get install chromium)")
+	}
+	browserWarnOnce.Do(func() {
+		fmt.Fprint(os.Stderr, "\n*** Browser suites SKIPPED: install chromium (apt-get install -y chromium) or set CREATORAPI_TEST_BROWSER ***\n\n")
+	})
+	t.Skip("browser SKIPPED: no chromium found")
+	return ""
+}
+
+// ArtifactDir is where tests leave files for people to look at (screenshots):
+// CREATORAPI_TEST_ARTIFACTS, or tests/artifacts/<name> in the repository.
+func ArtifactDir(t testing.TB, name string) string {
+	t.Helper()
+	base := os.Getenv("CREATORAPI_TEST_ARTIFACTS")
+	if base == "" {
+		_, file, _, _ := runtime.Caller(0)
+		base = filepath.Join(filepath.Dir(file), "..", "artifacts")
+	}
+	dir := filepath.Join(base, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatalf("artifact folder: %v", err)
+	}
+	return dir
+}
