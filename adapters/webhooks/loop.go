@@ -14,9 +14,11 @@ var burst = []time.Duration{time.Millisecond, 2 * time.Millisecond, 4 * time.Mil
 // reader pool (no write transaction), so 10 per second cost little.
 const IdlePoll = 100 * time.Millisecond
 
-// Run claims and sends until stop is closed, then waits for attempts in flight.
+// Run claims and sends until stop is closed, then waits for attempts in flight to be
+// sent and recorded; claimed deliveries not yet sent are released, not sent.
 func (d *Dispatcher) Run(stop <-chan struct{}) {
 	defer d.Wait()
+	defer d.stopping.Store(true)
 	step := len(burst)
 	for {
 		wait := IdlePoll

@@ -27,6 +27,8 @@ type Config struct {
 	RedisURL             string          // CREATORAPI_REDIS_URL, e.g. redis://127.0.0.1:6379/0: rate limits count there (auto)
 	RedisPrefix          string          // CREATORAPI_REDIS_PREFIX, default "creatorapi:": the keys' namespace
 	EventsRetention      time.Duration   // CREATORAPI_EVENTS_RETENTION, default 720h: consumed outbox rows older than this are pruned
+	ShutdownGrace        time.Duration   // CREATORAPI_SHUTDOWN_GRACE, default 25s: the whole stop, from SIGTERM to exit
+	ShutdownDelay        time.Duration   // CREATORAPI_SHUTDOWN_DELAY, default 0s: /readyz answers 503 this long before the listeners close
 }
 
 // LoadConfig reads the configuration through getenv (os.Getenv in production).
@@ -63,6 +65,12 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	if cfg.EventsRetention, err = time.ParseDuration(get("CREATORAPI_EVENTS_RETENTION", "720h")); err != nil || cfg.EventsRetention <= 0 {
 		return Config{}, fmt.Errorf("CREATORAPI_EVENTS_RETENTION must be a positive duration such as 720h")
+	}
+	if cfg.ShutdownGrace, err = time.ParseDuration(get("CREATORAPI_SHUTDOWN_GRACE", "25s")); err != nil || cfg.ShutdownGrace <= 0 {
+		return Config{}, fmt.Errorf("CREATORAPI_SHUTDOWN_GRACE must be a positive duration such as 25s")
+	}
+	if cfg.ShutdownDelay, err = time.ParseDuration(get("CREATORAPI_SHUTDOWN_DELAY", "0s")); err != nil || cfg.ShutdownDelay < 0 || cfg.ShutdownDelay >= cfg.ShutdownGrace {
+		return Config{}, fmt.Errorf("CREATORAPI_SHUTDOWN_DELAY must be a duration such as 5s, shorter than CREATORAPI_SHUTDOWN_GRACE")
 	}
 	switch cfg.RateLimitStore {
 	case "auto", "memory", "database":
