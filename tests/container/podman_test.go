@@ -145,8 +145,10 @@ func (p *Podman) Start(t *testing.T, img, name, volume string, env map[string]st
 	p.must(t, run...)
 	t.Cleanup(func() {
 		if t.Failed() {
-			logs, _ := p.cmd("logs", c.Name)
-			t.Logf("logs of %s:\n%s", c.Name, tail(logs, 60))
+			t.Logf("logs of %s:\n%s", c.Name, tail(c.Logs(t), 60))
+		}
+		if dir := os.Getenv("CREATORAPI_CONTAINER_LOGS"); dir != "" { // keep every log, for a closer look
+			_ = os.WriteFile(filepath.Join(dir, c.Name+".log"), []byte(c.Logs(t)), 0o644)
 		}
 		_, _ = p.cmd("rm", "-f", "-t", "0", c.Name)
 	})

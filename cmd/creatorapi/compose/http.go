@@ -116,12 +116,14 @@ func newAdminToken(cfg Config) (AdminToken, error) {
 func Listen() fx.Option {
 	return fx.Invoke(func(lc fx.Lifecycle, cfg Config, pub PublicApp, op OperatorApp, ready *web.Readiness, logger *slog.Logger, sd fx.Shutdowner) {
 		serve := func(name, addr string, app *fiber.App) fx.Hook {
+			var ln *drainListener
 			return fx.Hook{
 				OnStart: func(context.Context) error {
-					ln, err := net.Listen("tcp", addr)
+					l, err := net.Listen("tcp", addr)
 					if err != nil {
 						return fmt.Errorf("%s listener on %s: %w", name, addr, err)
 					}
+					ln = newDrainListener(l)
 					logger.Info("listening", "listener", name, "addr", ln.Addr().String())
 					app.Server().CloseOnShutdown = true // responses while draining say Connection: close
 					go func() {
@@ -132,7 +134,7 @@ func Listen() fx.Option {
 					}()
 					return nil
 				},
-				OnStop: func(ctx context.Context) error { return app.ShutdownWithContext(ctx) },
+				OnStop: func(ctx context.Context) error { return ln.shutdown(ctx, app) },
 			}
 		}
 		lc.Append(serve("public", cfg.HTTPAddr, pub.App))
