@@ -17,6 +17,7 @@ build:
 
 # The container image (Dockerfile): docker when its daemon answers, else podman.
 IMAGE ?= creatorapi:$(VERSION)
+IMAGE_LATEST ?= creatorapi:latest
 CA_BUNDLE ?= /etc/ssl/certs/ca-certificates.crt
 CONTAINER_TOOL ?= $(shell if docker info >/dev/null 2>&1; then echo docker; elif command -v podman >/dev/null 2>&1; then echo podman; fi)
 
@@ -28,7 +29,7 @@ image:
 	cp $(CA_BUNDLE) .image/ca-certificates.crt
 	$(CONTAINER_TOOL) build $(if $(filter podman,$(CONTAINER_TOOL)),--format docker) \
 	  --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) \
-	  --build-arg CREATED=$$(date -u +%Y-%m-%dT%H:%M:%SZ) -t $(IMAGE) -t creatorapi:latest .
+	  --build-arg CREATED=$$(date -u +%Y-%m-%dT%H:%M:%SZ) -t $(IMAGE) $(if $(IMAGE_LATEST),-t $(IMAGE_LATEST)) .
 
 run:
 	$(GO) run ./cmd/creatorapi serve

@@ -69,7 +69,7 @@ func setup() (*Podman, string, error) {
 		return nil, "", err
 	}
 	start := time.Now()
-	cmd := exec.Command("make", "image", "CONTAINER_TOOL=podman", "IMAGE="+tag)
+	cmd := exec.Command("make", "image", "CONTAINER_TOOL=podman", "IMAGE="+tag, "IMAGE_LATEST=")
 	cmd.Dir, cmd.Env = root, p.env
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, "", fmt.Errorf("make image: %v\n%s", err, out)
@@ -150,7 +150,7 @@ func (p *Podman) Start(t *testing.T, img, name, volume string, env map[string]st
 		if dir := os.Getenv("CREATORAPI_CONTAINER_LOGS"); dir != "" { // keep every log, for a closer look
 			_ = os.WriteFile(filepath.Join(dir, c.Name+".log"), []byte(c.Logs(t)), 0o644)
 		}
-		_, _ = p.cmd("rm", "-f", "-t", "0", c.Name)
+		_, _ = p.cmd("rm", "-f", "-v", "-t", "0", c.Name) // -v: and its anonymous /data volume
 	})
 	return c
 }
