@@ -15,12 +15,11 @@ LABEL org.opencontainers.image.title="creatorapi" \
       org.opencontainers.image.source="${SOURCE}" \
       org.opencontainers.image.created="${CREATED}"
 
-# CA certificates for webhook and SMTP TLS (Debian's bundle, copied by make image).
-COPY .image/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
-# The data folder (SQLite, generated secrets, notices) and /tmp, owned by the runtime user.
+# Owned by root: /creatorapi, the CA certificates for webhook and SMTP TLS (the build
+# machine's bundle) and /tmp (1777).
+COPY .image/rootfs/ /
+# The data folder (SQLite, generated secrets, notices), owned by the runtime user.
 COPY --chown=65532:65532 .image/data/ /data/
-COPY .image/tmp/ /tmp/
-COPY .image/creatorapi /creatorapi
 
 # A numeric non-root user (no /etc/passwd in a scratch image).
 USER 65532:65532

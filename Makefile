@@ -24,9 +24,9 @@ CONTAINER_TOOL ?= $(shell if docker info >/dev/null 2>&1; then echo docker; elif
 image:
 	@test -n "$(CONTAINER_TOOL)" || { echo "make image: install docker (with its daemon running) or podman" >&2; exit 1; }
 	@test -f $(CA_BUNDLE) || { echo "make image: no CA bundle at $(CA_BUNDLE) (Debian: apt-get install ca-certificates)" >&2; exit 1; }
-	rm -rf .image && mkdir -p .image/data .image/tmp && chmod 0700 .image/data && chmod 1777 .image/tmp
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w $(STAMP)' -o .image/creatorapi ./cmd/creatorapi
-	cp $(CA_BUNDLE) .image/ca-certificates.crt
+	rm -rf .image && mkdir -p .image/data .image/rootfs/tmp .image/rootfs/etc/ssl/certs && chmod 1777 .image/rootfs/tmp
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w $(STAMP)' -o .image/rootfs/creatorapi ./cmd/creatorapi
+	cp $(CA_BUNDLE) .image/rootfs/etc/ssl/certs/ca-certificates.crt
 	$(CONTAINER_TOOL) build $(if $(filter podman,$(CONTAINER_TOOL)),--format docker) \
 	  --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) \
 	  --build-arg CREATED=$$(date -u +%Y-%m-%dT%H:%M:%SZ) -t $(IMAGE) $(if $(IMAGE_LATEST),-t $(IMAGE_LATEST)) .
