@@ -16,7 +16,9 @@ import (
 func (db *DB) Migrate(ctx context.Context) error {
 	var opts []goose.ProviderOption
 	if db.Dialect == Postgres {
-		locker, err := lock.NewPostgresSessionLocker()
+		// Instances starting together wait for the first one's migrations: look again every
+		// second (goose's default is every 5 s), for up to 5 minutes.
+		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
 		if err != nil {
 			return fmt.Errorf("migration lock: %w", err)
 		}

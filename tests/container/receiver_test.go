@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -14,14 +15,15 @@ import (
 // when each event arrived.
 type Receiver struct {
 	URL  string
-	hold time.Duration
+	hold atomic.Int64 // nanoseconds
 	mu   sync.Mutex
 	at   map[string][]time.Time // event id -> arrivals
 }
 
 // NewReceiver starts a receiver answering 200 after hold; closed at cleanup.
 func NewReceiver(t *testing.T, hold time.Duration) *Receiver {
-	r := &Receiver{hold: hold, at: map[string][]time.Time{}}
+	r := &Receiver{at: map[string][]time.Time{}}
+	r.SetHold(hold)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		arrived := time.Now()
 		var env struct{ ID string }
@@ -32,13 +34,16 @@ func NewReceiver(t *testing.T, hold time.Duration) *Receiver {
 		r.mu.Lock()
 		r.at[env.ID] = append(r.at[env.ID], arrived)
 		r.mu.Unlock()
-		time.Sleep(r.hold)
+		time.Sleep(time.Duration(r.hold.Load()))
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	t.Cleanup(srv.Close)
 	r.URL = srv.URL + "/hooks"
 	return r
 }
+
+// SetHold changes how long the receiver takes to answer.
+func (r *Receiver) SetHold(d time.Duration) { r.hold.Store(int64(d)) }
 
 // Distinct is how many events arrived at least once.
 func (r *Receiver) Distinct() int {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -15,12 +16,13 @@ import (
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
-// Events delivered in the replicas run, and how long the receiver holds each delivery:
-// with 16 requests per endpoint per instance, three instances take about 10 s for them,
-// so both signals land in the middle of the deliveries.
+// Events delivered in the replicas run, and how long the receiver holds each delivery
+// until the kill: with 16 requests per endpoint per instance, three instances deliver 48
+// a second, so that however slowly the events are created, deliveries are still in flight
+// on every replica when the signals come. After the kill it answers at once.
 const (
 	replicaEvents = 1000
-	receiverHold  = 400 * time.Millisecond
+	receiverHold  = time.Second
 	leaseExpiry   = 30 * time.Second // compose.webhookLease: a dead instance's claims wait this long
 )
 
@@ -31,7 +33,7 @@ const (
 // one takes its deliveries over when its leases expire).
 func TestThreeReplicasOnPostgreSQLAndRedis(t *testing.T) {
 	p, img := podman(t)
-	dbURL := testenv.NewPostgresURL(t)
+	dbURL := freshDatabase(t)
 	redisURL := redisURL(t)
 	env := map[string]string{
 		"CREATORAPI_DATABASE_URL":          dbURL,
@@ -50,7 +52,7 @@ func TestThreeReplicasOnPostgreSQLAndRedis(t *testing.T) {
 	for _, r := range replicas {
 		slowest = max(slowest, r.WaitReady(t, time.Minute))
 	}
-	t.Logf("three replicas ready (fresh PostgreSQL schema, migrated once under the lock) %s after the last start", slowest.Round(time.Millisecond))
+	t.Logf("three replicas ready (fresh PostgreSQL database, migrated once under the lock) %s after the last start", slowest.Round(time.Millisecond))
 	var ready struct{ Checks map[string]string }
 	expect(t, http.StatusOK, http.MethodGet, replicas[0].API+"/readyz", "", nil, &ready)
 	if ready.Checks["redis"] != "ok" || ready.Checks["database"] != "ok" || ready.Checks["migrations"] != "ok" {
@@ -122,7 +124,9 @@ func TestThreeReplicasOnPostgreSQLAndRedis(t *testing.T) {
 		t.Logf("%d students created in %s; %d events delivered meanwhile", replicaEvents, time.Since(created).Round(time.Millisecond), rcv.Distinct())
 
 		// SIGTERM replica 1 with deliveries in flight: it finishes and records them.
-		waitFor(t, time.Minute, "a quarter of the events", func() bool { return rcv.Distinct() >= replicaEvents/4 })
+		if n := rcv.Distinct(); n > replicaEvents-300 {
+			t.Fatalf("%d of %d events arrived while they were created: too few left to stop and kill replicas in the middle", n, replicaEvents)
+		}
 		termAt := time.Now()
 		replicas[1].Signal(t, "TERM")
 		if code := replicas[1].Wait(t, 30*time.Second); code != "0" {
@@ -132,13 +136,11 @@ func TestThreeReplicasOnPostgreSQLAndRedis(t *testing.T) {
 
 		// SIGKILL replica 2 in the middle of its deliveries.
 		from := rcv.Distinct()
-		waitFor(t, time.Minute, "more events after the stop", func() bool { return rcv.Distinct() >= from+100 })
-		if rcv.Distinct() >= replicaEvents {
-			t.Fatal("every event arrived before the kill: the receiver is too fast for this test")
-		}
+		waitFor(t, time.Minute, "more events after the stop", func() bool { return rcv.Distinct() >= from+50 })
 		killAt := time.Now()
 		replicas[2].Signal(t, "KILL")
 		killed := time.Now() // podman kill returns once the signal is delivered
+		rcv.SetHold(0)
 		replicas[2].Wait(t, 30*time.Second)
 
 		// Done when the database has every delivery succeeded: the killed replica's
@@ -192,6 +194,38 @@ func TestThreeReplicasOnPostgreSQLAndRedis(t *testing.T) {
 			t.Fatalf("replica 0 exited %s after SIGTERM", code)
 		}
 	})
+}
+
+// freshDatabase creates a database of this run's own (dropped at cleanup): not a schema in
+// the shared one, whose migration lock the other suites take at the same time.
+func freshDatabase(t *testing.T) string {
+	base := os.Getenv(testenv.PostgresURLVar)
+	if base == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not set under CI: the replicas suite must run", testenv.PostgresURLVar)
+		}
+		fmt.Fprintf(os.Stderr, "\n*** container replicas SKIPPED: set %s ***\n\n", testenv.PostgresURLVar)
+		t.Skipf("SKIPPED: %s is not set", testenv.PostgresURLVar)
+	}
+	admin, err := sqlx.Open("pgx", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "creatorapi_container_" + randomID()
+	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
+		admin.Close()
+		t.Fatalf("create database: %v", err)
+	}
+	t.Cleanup(func() {
+		_, _ = admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
+		admin.Close()
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
 }
 
 // redisURL is CREATORAPI_TEST_REDIS_URL; skipped loudly without it, a failure under CI.
