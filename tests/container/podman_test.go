@@ -24,8 +24,9 @@ import (
 // no default ulimits (the sandbox refuses raising RLIMIT_NPROC) and the runc runtime
 // (crun fails on this cgroup setup).
 type Podman struct {
-	env []string
-	run string // this run's id: names of images, containers and volumes
+	env  []string
+	run  string // this run's id: names of images, containers and volumes
+	conf string // the folder of its containers.conf
 }
 
 var (
@@ -62,7 +63,7 @@ func setup() (*Podman, string, error) {
 	if err := os.WriteFile(conf, []byte("[containers]\ndefault_ulimits = []\n"), 0o644); err != nil {
 		return nil, "", err
 	}
-	p := &Podman{env: append(os.Environ(), "CONTAINERS_CONF="+conf), run: randomID()}
+	p := &Podman{env: append(os.Environ(), "CONTAINERS_CONF="+conf), run: randomID(), conf: dir}
 	tag := "creatorapi-test:" + p.run
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -82,6 +83,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	if shared != nil {
 		_, _ = shared.cmd("rmi", "-f", image)
+		_ = os.RemoveAll(shared.conf)
 	}
 	os.Exit(code)
 }
