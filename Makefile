@@ -1,12 +1,35 @@
-# creatorapi developer targets. Everything runs on loopback; nothing here needs Docker.
+# creatorapi developer targets. Everything runs on loopback; only `make image` needs
+# docker or podman (and nothing from a registry).
 GO ?= go
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run demo test test-pg lint bench build
+.PHONY: run demo test test-pg lint bench build image
+
+# The version stamped into the binary (creatorapi version, creatorapi_build_info) and the image.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+STAMP = -X github.com/creatorapi/creatorapi/cmd/creatorapi/compose.version=$(VERSION) \
+        -X github.com/creatorapi/creatorapi/cmd/creatorapi/compose.revision=$(REVISION)
 
 build:
-	$(GO) build -o creatorapi ./cmd/creatorapi
+	$(GO) build -ldflags '$(STAMP)' -o creatorapi ./cmd/creatorapi
+
+# The container image (Dockerfile): docker when its daemon answers, else podman.
+IMAGE ?= creatorapi:$(VERSION)
+IMAGE_LATEST ?= creatorapi:latest
+CA_BUNDLE ?= /etc/ssl/certs/ca-certificates.crt
+CONTAINER_TOOL ?= $(shell if docker info >/dev/null 2>&1; then echo docker; elif command -v podman >/dev/null 2>&1; then echo podman; fi)
+
+image:
+	@test -n "$(CONTAINER_TOOL)" || { echo "make image: install docker (with its daemon running) or podman" >&2; exit 1; }
+	@test -f $(CA_BUNDLE) || { echo "make image: no CA bundle at $(CA_BUNDLE) (Debian: apt-get install ca-certificates)" >&2; exit 1; }
+	rm -rf .image && mkdir -p .image/data .image/rootfs/tmp .image/rootfs/etc/ssl/certs && chmod 1777 .image/rootfs/tmp
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w $(STAMP)' -o .image/rootfs/creatorapi ./cmd/creatorapi
+	cp $(CA_BUNDLE) .image/rootfs/etc/ssl/certs/ca-certificates.crt
+	$(CONTAINER_TOOL) build $(if $(filter podman,$(CONTAINER_TOOL)),--format docker) \
+	  --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) \
+	  --build-arg CREATED=$$(date -u +%Y-%m-%dT%H:%M:%SZ) -t $(IMAGE) $(if $(IMAGE_LATEST),-t $(IMAGE_LATEST)) .
 
 run:
 	$(GO) run ./cmd/creatorapi serve

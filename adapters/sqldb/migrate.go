@@ -14,27 +14,57 @@ import (
 // Migrate applies the embedded migrations of the dialect. On PostgreSQL a session lock
 // serializes instances that start together.
 func (db *DB) Migrate(ctx context.Context) error {
-	dir := string(db.Dialect)
-	fsys, err := fs.Sub(migrations.FS, dir)
-	if err != nil {
-		return fmt.Errorf("migrations for %s: %w", dir, err)
-	}
-	dialect := goose.DialectSQLite3
 	var opts []goose.ProviderOption
 	if db.Dialect == Postgres {
-		dialect = goose.DialectPostgres
-		locker, err := lock.NewPostgresSessionLocker()
+		// Instances starting together wait for the first one's migrations: look again every
+		// second (goose's default is every 5 s), for up to 5 minutes.
+		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
 		if err != nil {
 			return fmt.Errorf("migration lock: %w", err)
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
-	provider, err := goose.NewProvider(dialect, db.Writer.DB, fsys, opts...)
+	provider, err := db.migrations(opts...)
 	if err != nil {
-		return fmt.Errorf("migration provider: %w", err)
+		return err
 	}
 	if _, err := provider.Up(ctx); err != nil {
 		return fmt.Errorf("apply migrations: %w", err)
 	}
 	return nil
+}
+
+// MigrationStatus reports the version the database is at and the version the embedded
+// migrations of this binary reach (the last one's number: it grows as migrations are added).
+func (db *DB) MigrationStatus(ctx context.Context) (current, expected int64, err error) {
+	provider, err := db.migrations()
+	if err != nil {
+		return 0, 0, err
+	}
+	sources := provider.ListSources()
+	if len(sources) > 0 {
+		expected = sources[len(sources)-1].Version
+	}
+	if current, err = provider.GetDBVersion(ctx); err != nil {
+		return 0, expected, fmt.Errorf("read migration version: %w", err)
+	}
+	return current, expected, nil
+}
+
+// migrations is a goose provider over the dialect's embedded migrations.
+func (db *DB) migrations(opts ...goose.ProviderOption) (*goose.Provider, error) {
+	dir := string(db.Dialect)
+	fsys, err := fs.Sub(migrations.FS, dir)
+	if err != nil {
+		return nil, fmt.Errorf("migrations for %s: %w", dir, err)
+	}
+	dialect := goose.DialectSQLite3
+	if db.Dialect == Postgres {
+		dialect = goose.DialectPostgres
+	}
+	provider, err := goose.NewProvider(dialect, db.Writer.DB, fsys, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("migration provider: %w", err)
+	}
+	return provider, nil
 }

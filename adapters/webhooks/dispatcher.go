@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"maps"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	app "github.com/creatorapi/creatorapi/application/webhooks"
@@ -38,6 +39,8 @@ type Dispatcher struct {
 	logger *slog.Logger
 	limits Limits
 	signal *Signal
+
+	stopping atomic.Bool // set when Run stops: attempts not yet sent give their lease back
 
 	mu        sync.Mutex
 	idle      *sync.Cond
@@ -111,8 +114,9 @@ func (d *Dispatcher) tick(ctx context.Context) (int, bool, error) {
 func (d *Dispatcher) attempt(l webhooks.Lease) {
 	ctx := context.Background()
 	at := d.clock.Now()
-	if l.Until.Sub(at) < webhooks.Timeout+sendMargin {
-		// Too late to finish within the lease: another instance may claim it soon.
+	if d.stopping.Load() || l.Until.Sub(at) < webhooks.Timeout+sendMargin {
+		// Stopping, or too late to finish within the lease: another instance may claim
+		// it at once rather than when the lease expires.
 		if err := d.app.Commands.Release.Handle(ctx, l); err != nil {
 			d.logger.Warn("release webhook delivery", "delivery", l.Delivery.ID, "error", err)
 		}

@@ -12,9 +12,11 @@ import (
 // room was freed, so a signalled claim finds its rows at once and needs no re-polls.
 const IdlePoll = 100 * time.Millisecond
 
-// Run claims and sends until stop is closed, then waits for attempts in flight.
+// Run claims and sends until stop is closed, then waits for attempts in flight to be
+// sent and recorded; claimed deliveries not yet sent are released, not sent.
 func (d *Dispatcher) Run(stop <-chan struct{}) {
 	defer d.Wait()
+	defer d.stopping.Store(true)
 	for {
 		timer := time.NewTimer(IdlePoll)
 		select {

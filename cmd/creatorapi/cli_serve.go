@@ -47,11 +47,15 @@ func (c *CLI) serve(seedDemo bool) error {
 		return err
 	}
 	sig := <-app.Wait()
-	stopCtx, stopCancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// Everything stops within the grace: readiness first, then the listeners (in-flight
+	// requests finish), the event router's drain, webhook attempts in flight, the database.
+	stopped := time.Now()
+	stopCtx, stopCancel := context.WithTimeout(context.Background(), cfg.ShutdownGrace)
 	defer stopCancel()
 	if err := app.Stop(stopCtx); err != nil {
-		return err
+		return fmt.Errorf("stop within %s: %w", cfg.ShutdownGrace, err)
 	}
+	fmt.Fprintf(c.stderr, "creatorapi: stopped in %s\n", time.Since(stopped).Round(time.Millisecond))
 	if sig.ExitCode != 0 {
 		return fmt.Errorf("stopped with exit code %d", sig.ExitCode)
 	}

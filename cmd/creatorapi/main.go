@@ -17,6 +17,8 @@ const usage = `usage: creatorapi <command> [flags]
   serve                     run the public API (CREATORAPI_HTTP_ADDR) and the operator API (CREATORAPI_ADMIN_ADDR)
   demo                      seed a demo workspace once, print a key and curl examples, then serve
   migrate                   apply database migrations and exit
+  version                   print the build's version, revision and Go version
+  healthcheck [--url U]     exit 0 when /readyz answers 200 (the container's HEALTHCHECK)
   workspace create --name N --owner-email E
   key create --workspace ORG --name N --scopes s1,s2 [--per-minute N --per-day N]
   key list --workspace ORG
@@ -46,6 +48,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cli.serve(true)
 	case "migrate":
 		err = cli.migrate()
+	case "version":
+		err = cli.version(args[1:])
+	case "healthcheck":
+		err = cli.healthcheck(args[1:])
 	case "workspace":
 		err = cli.workspace(args[1:])
 	case "key":

@@ -22,6 +22,7 @@ func Modules(cfg Config) fx.Option {
 		Events(),
 		Dashboard(),
 		HTTP(),
+		Operations(),
 	)
 }
 

@@ -29,6 +29,8 @@ type Config struct {
 	EventsRetention      time.Duration   // CREATORAPI_EVENTS_RETENTION, default 720h: consumed outbox rows older than this are pruned
 	Pprof                bool            // CREATORAPI_PPROF, default false: /debug/pprof on the operator listener
 	PublicURL            string          // CREATORAPI_PUBLIC_URL, default http://localhost:<port of HTTPAddr>: the base of links sent
+	ShutdownGrace        time.Duration   // CREATORAPI_SHUTDOWN_GRACE, default 25s: the whole stop, from SIGTERM to exit
+	ShutdownDelay        time.Duration   // CREATORAPI_SHUTDOWN_DELAY, default 0s: /readyz answers 503 this long before the listeners close
 }
 
 // LoadConfig reads the configuration through getenv (os.Getenv in production).
@@ -71,6 +73,12 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	if cfg.PublicURL, err = publicURL(get("CREATORAPI_PUBLIC_URL", ""), cfg.HTTPAddr); err != nil {
 		return Config{}, err
+	}
+	if cfg.ShutdownGrace, err = time.ParseDuration(get("CREATORAPI_SHUTDOWN_GRACE", "25s")); err != nil || cfg.ShutdownGrace <= 0 {
+		return Config{}, fmt.Errorf("CREATORAPI_SHUTDOWN_GRACE must be a positive duration such as 25s")
+	}
+	if cfg.ShutdownDelay, err = time.ParseDuration(get("CREATORAPI_SHUTDOWN_DELAY", "0s")); err != nil || cfg.ShutdownDelay < 0 || cfg.ShutdownDelay >= cfg.ShutdownGrace {
+		return Config{}, fmt.Errorf("CREATORAPI_SHUTDOWN_DELAY must be a duration such as 5s, shorter than CREATORAPI_SHUTDOWN_GRACE")
 	}
 	switch cfg.RateLimitStore {
 	case "auto", "memory", "database":

@@ -13,7 +13,6 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/secrets"
-	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/keys"
 	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
 	"github.com/creatorapi/creatorapi/ports/http/operator"
@@ -64,7 +63,7 @@ type publicParams struct {
 	fx.In
 	Logger    *slog.Logger
 	Metrics   *web.Metrics
-	DB        *sqldb.DB
+	Ready     *web.Readiness
 	Keys      keys.Application
 	Endpoints [][]v1.Endpoint `group:"api_v1"`
 	Guards    []fiber.Handler `group:"api_guards"`
@@ -76,12 +75,7 @@ func newPublicApp(p publicParams) PublicApp {
 	app := web.NewApp("creatorapi", p.Logger)
 	app.Use(p.Metrics.Middleware("public"))
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
-	app.Get("/readyz", func(c *fiber.Ctx) error {
-		if err := p.DB.Reader.PingContext(c.UserContext()); err != nil {
-			return fmt.Errorf("readyz: %w", err)
-		}
-		return c.JSON(fiber.Map{"status": "ready"})
-	})
+	app.Get("/readyz", p.Ready.Handler())
 	var endpoints []v1.Endpoint
 	for _, group := range p.Endpoints {
 		endpoints = append(endpoints, group...)
@@ -129,15 +123,18 @@ func newAdminToken(cfg Config) (AdminToken, error) {
 // Listen binds both listeners on start (failing fast when an address is taken) and
 // drains them on stop.
 func Listen() fx.Option {
-	return fx.Invoke(func(lc fx.Lifecycle, cfg Config, pub PublicApp, op OperatorApp, logger *slog.Logger, sd fx.Shutdowner) {
+	return fx.Invoke(func(lc fx.Lifecycle, cfg Config, pub PublicApp, op OperatorApp, ready *web.Readiness, logger *slog.Logger, sd fx.Shutdowner) {
 		serve := func(name, addr string, app *fiber.App) fx.Hook {
+			var ln *drainListener
 			return fx.Hook{
 				OnStart: func(context.Context) error {
-					ln, err := net.Listen("tcp", addr)
+					l, err := net.Listen("tcp", addr)
 					if err != nil {
 						return fmt.Errorf("%s listener on %s: %w", name, addr, err)
 					}
+					ln = newDrainListener(l)
 					logger.Info("listening", "listener", name, "addr", ln.Addr().String())
+					app.Server().CloseOnShutdown = true // responses while draining say Connection: close
 					go func() {
 						if err := app.Listener(ln); err != nil && !errors.Is(err, net.ErrClosed) {
 							logger.Error("listener stopped", "listener", name, "error", err)
@@ -146,10 +143,11 @@ func Listen() fx.Option {
 					}()
 					return nil
 				},
-				OnStop: func(ctx context.Context) error { return app.ShutdownWithContext(ctx) },
+				OnStop: func(ctx context.Context) error { return ln.shutdown(ctx, app) },
 			}
 		}
 		lc.Append(serve("public", cfg.HTTPAddr, pub.App))
 		lc.Append(serve("operator", cfg.AdminAddr, op.App))
+		lc.Append(drainFirst(cfg, ready, logger)) // last appended, first to run on stop
 	})
 }

@@ -1,0 +1,90 @@
+package compose
+
+import (
+	"context"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// drainListener remembers the accepted connections that have not sent a byte yet. fasthttp
+// counts a connection waiting for its first request as active, so a graceful stop would
+// wait for its read timeout (15 s) whenever a client or a proxy opened one ahead of need;
+// stopping closes those at once instead: no request was sent on them.
+type drainListener struct {
+	net.Listener
+	mu     sync.Mutex
+	unused map[*drainConn]struct{}
+}
+
+func newDrainListener(ln net.Listener) *drainListener {
+	return &drainListener{Listener: ln, unused: map[*drainConn]struct{}{}}
+}
+
+func (l *drainListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	dc := &drainConn{Conn: c, l: l}
+	l.mu.Lock()
+	l.unused[dc] = struct{}{}
+	l.mu.Unlock()
+	return dc, nil
+}
+
+// closeUnused closes the connections that never sent a byte.
+func (l *drainListener) closeUnused() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for c := range l.unused {
+		_ = c.Conn.Close()
+		delete(l.unused, c)
+	}
+}
+
+// shutdown stops app gracefully (requests in flight finish, within ctx) and closes the
+// connections that carry none.
+func (l *drainListener) shutdown(ctx context.Context, app *fiber.App) error {
+	done := make(chan error, 1)
+	go func() { done <- app.ShutdownWithContext(ctx) }()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		l.closeUnused()
+		select {
+		case err := <-done:
+			return err
+		case <-tick.C:
+		}
+	}
+}
+
+type drainConn struct {
+	net.Conn
+	l    *drainListener
+	used atomic.Bool
+}
+
+func (c *drainConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if n > 0 && !c.used.Load() {
+		c.used.Store(true)
+		c.forget()
+	}
+	return n, err
+}
+
+func (c *drainConn) Close() error {
+	c.forget()
+	return c.Conn.Close()
+}
+
+func (c *drainConn) forget() {
+	c.l.mu.Lock()
+	delete(c.l.unused, c)
+	c.l.mu.Unlock()
+}

@@ -1,0 +1,84 @@
+package container
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Load sends GET requests from several workers on keep-alive connections until the
+// server refuses connections (its listener closed) or Stop. A refused connection never
+// carried a request; any other error, or a status other than 200, is a failed request.
+type Load struct {
+	ok, refused atomic.Int64
+	mu          sync.Mutex
+	failures    []string
+	stop        chan struct{}
+	wg          sync.WaitGroup
+	signalled   atomic.Bool // refusals before the signal are failures
+}
+
+// StartLoad runs workers against url with the bearer key.
+func StartLoad(url, key string, workers int) *Load {
+	l := &Load{stop: make(chan struct{})}
+	c := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
+	for range workers {
+		l.wg.Add(1)
+		go func() {
+			defer l.wg.Done()
+			for {
+				select {
+				case <-l.stop:
+					return
+				default:
+				}
+				req, _ := http.NewRequest(http.MethodGet, url, nil)
+				req.Header.Set("Authorization", "Bearer "+key)
+				resp, err := c.Do(req)
+				if errors.Is(err, syscall.ECONNREFUSED) {
+					l.refused.Add(1)
+					if !l.signalled.Load() {
+						l.fail("connection refused before the signal")
+					}
+					return // the listener is closed for good
+				}
+				if err != nil {
+					l.fail(err.Error())
+					continue
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					l.fail(fmt.Sprintf("status %d", resp.StatusCode))
+					continue
+				}
+				l.ok.Add(1)
+			}
+		}()
+	}
+	return l
+}
+
+func (l *Load) fail(why string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.failures = append(l.failures, why)
+}
+
+// Stop ends the load and waits for the workers.
+func (l *Load) Stop() {
+	close(l.stop)
+	l.wg.Wait()
+}
+
+// Failures returns the failed requests.
+func (l *Load) Failures() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.failures...)
+}
