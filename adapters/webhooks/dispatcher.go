@@ -120,11 +120,13 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 		d.recorded()
 		return
 	}
-	msg := Message{
-		URL: l.Endpoint.URL, DeliveryID: l.Delivery.ID, EventID: l.Delivery.EventID, EventType: l.Delivery.EventType,
-		Body: l.Delivery.Payload, Secrets: l.Endpoint.Signing(at), Timestamp: at.Unix(),
+	var res webhooks.Result
+	if l.Endpoint.SecretUnreadable {
+		// Nothing can sign it: the delivery fails alone, visibly, and is not claimed again.
+		res = webhooks.Unsigned()
+	} else {
+		res = d.sender.Send(ctx, d.message(l, at), at)
 	}
-	res := d.sender.Send(ctx, msg, at)
 	d.sent(l.Endpoint.ID)
 	defer d.recorded()
 	r := d.record(ctx, command.RecordAttempt{Lease: l, At: at, Result: res})
@@ -138,6 +140,14 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 	case outcome != webhooks.Succeeded:
 		d.logger.Info("webhook attempt failed", "delivery", l.Delivery.ID, "webhook", l.Endpoint.ID,
 			"status", res.StatusCode, "error", res.Error, "outcome", outcome)
+	}
+}
+
+// message is what sending the leased delivery at at takes.
+func (d *Dispatcher) message(l webhooks.Lease, at time.Time) Message {
+	return Message{
+		URL: l.Endpoint.URL, DeliveryID: l.Delivery.ID, EventID: l.Delivery.EventID, EventType: l.Delivery.EventType,
+		Body: l.Delivery.Payload, Secrets: l.Endpoint.Signing(at), Timestamp: at.Unix(),
 	}
 }
 
