@@ -27,6 +27,7 @@ const usage = `usage: creatorapi <command> [flags]
   webhook create --workspace ORG --url U --events t1,t2
   webhook list --workspace ORG
   webhook disable|enable --workspace ORG WEBHOOK_ID
+  secret-key rotate                       new master key (CREATORAPI_NEW_SECRET_KEY or generated), secrets re-sealed
 
 Configuration comes from CREATORAPI_* environment variables (see README.md).
 `
@@ -55,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cli.projections(args[1:])
 	case "webhook":
 		err = cli.webhook(args[1:])
+	case "secret-key":
+		err = cli.secretKey(args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

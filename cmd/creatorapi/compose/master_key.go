@@ -1,0 +1,83 @@
+package compose
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"go.uber.org/fx"
+
+	"github.com/creatorapi/creatorapi/adapters/secrets"
+	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	"github.com/creatorapi/creatorapi/application/platform"
+)
+
+// newMasterKey loads the master key (CREATORAPI_SECRET_KEY, else the data folder's key
+// file, created on the first run of a new database) and, once migrations have run,
+// checks it against the key check stored in the database (stored there by the first
+// start). A wrong or missing key stops the service: started anyway, it would seal new
+// secrets under one key and fail to open the others.
+func newMasterKey(lc fx.Lifecycle, cfg Config, store *sqlstore.MasterKeyStore, clock platform.Clock) (secrets.MasterKey, error) {
+	key, err := loadMasterKey(cfg, store)
+	if err != nil {
+		return secrets.MasterKey{}, err
+	}
+	lc.Append(fx.Hook{OnStart: func(ctx context.Context) error { // after the migrations' hook
+		check, err := key.Check()
+		if err != nil {
+			return err
+		}
+		stored, err := store.EnsureCheck(ctx, check, clock.Now())
+		if err != nil {
+			return err
+		}
+		if !key.Opens(stored) {
+			return wrongKey(cfg)
+		}
+		return nil
+	}})
+	return key, nil
+}
+
+func loadMasterKey(cfg Config, store *sqlstore.MasterKeyStore) (secrets.MasterKey, error) {
+	if cfg.SecretKey != "" {
+		k, err := secrets.ParseMasterKey(cfg.SecretKey)
+		if err != nil {
+			return secrets.MasterKey{}, fmt.Errorf("CREATORAPI_SECRET_KEY: %w", err)
+		}
+		return k, nil
+	}
+	exists, err := secrets.KeyFileExists(cfg.DataDir)
+	if err != nil {
+		return secrets.MasterKey{}, fmt.Errorf("master key file: %w", err)
+	}
+	if !exists {
+		// Generate a key only for a database that has none: a database holding a key
+		// check was sealed under a key this instance does not have.
+		if _, ok, _ := store.StoredCheck(context.Background()); ok {
+			return secrets.MasterKey{}, missingKey(cfg)
+		}
+	}
+	return secrets.LoadOrCreate(cfg.DataDir)
+}
+
+func keyFile(cfg Config) string { return filepath.Join(cfg.DataDir, secrets.KeyFileName) }
+
+func missingKey(cfg Config) error {
+	return fmt.Errorf("no master key: CREATORAPI_SECRET_KEY is unset and %s does not exist, but the database holds "+
+		"secrets sealed under a master key. Give this instance the key the database was created with: copy %s from the "+
+		"instance that created it (or from your backup), or set CREATORAPI_SECRET_KEY to it. Starting with a new key "+
+		"would leave every webhook signing secret unreadable (docs/operations.md, \"Master key\")",
+		keyFile(cfg), secrets.KeyFileName)
+}
+
+func wrongKey(cfg Config) error {
+	source := "CREATORAPI_SECRET_KEY"
+	if cfg.SecretKey == "" {
+		source = keyFile(cfg)
+	}
+	return fmt.Errorf("%w: the master key from %s is not the one this database's secrets were sealed with. "+
+		"Every instance sharing a database needs the same key: copy %s from the instance that created the database "+
+		"(or set CREATORAPI_SECRET_KEY to it) and start again. To change the key, run `creatorapi secret-key rotate` "+
+		"with the current key (docs/operations.md, \"Master key\")", secrets.ErrWrongMasterKey, source, secrets.KeyFileName)
+}
