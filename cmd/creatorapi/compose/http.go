@@ -13,6 +13,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/adapters/secrets"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/keys"
 	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
 	"github.com/creatorapi/creatorapi/ports/http/operator"
@@ -97,6 +98,8 @@ type operatorParams struct {
 	Logger  *slog.Logger
 	Metrics *web.Metrics
 	Token   AdminToken
+	Limiter v1.RateLimiter
+	Dir     *sqlstore.Workspaces
 	Routes  []operator.Routes `group:"operator"`
 }
 
@@ -104,7 +107,7 @@ func newOperatorApp(p operatorParams) OperatorApp {
 	app := web.NewApp("creatorapi-operator", p.Logger)
 	app.Use(p.Metrics.Middleware("operator"))
 	app.Get("/metrics", p.Metrics.Handler()) // unauthenticated, like most scrape targets: keep the listener private
-	operator.Register(app, string(p.Token), p.Routes)
+	operator.Register(app, string(p.Token), p.Limiter, p.Dir, p.Routes)
 	app.Use(web.NotFoundFallback())
 	return OperatorApp{app}
 }
