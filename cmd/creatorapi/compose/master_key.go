@@ -2,8 +2,11 @@ package compose
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
+	"time"
 
 	"go.uber.org/fx"
 
@@ -80,4 +83,36 @@ func wrongKey(cfg Config) error {
 		"Every instance sharing a database needs the same key: copy %s from the instance that created the database "+
 		"(or set CREATORAPI_SECRET_KEY to it) and start again. To change the key, run `creatorapi secret-key rotate` "+
 		"with the current key (docs/operations.md, \"Master key\")", secrets.ErrWrongMasterKey, source, secrets.KeyFileName)
+}
+
+// KeyCheck tells whether this instance's master key still opens the database's key check
+// (another process may have rotated it since this one started).
+type KeyCheck func(ctx context.Context) error
+
+func newKeyCheck(cfg Config, key secrets.MasterKey, store *sqlstore.MasterKeyStore) KeyCheck {
+	return func(ctx context.Context) error {
+		stored, ok, err := store.StoredCheck(ctx)
+		if err != nil || !ok {
+			return err
+		}
+		if !key.Opens(stored) {
+			return wrongKey(cfg)
+		}
+		return nil
+	}
+}
+
+// masterKeyWatchEvery is how often a running instance checks that its master key is still
+// the database's.
+const masterKeyWatchEvery = 10 * time.Second
+
+// watchMasterKey stops the instance when its key no longer opens the key check (a rotation
+// by another process): running on would seal new secrets under a key nobody else has.
+func watchMasterKey(lc fx.Lifecycle, check KeyCheck, logger *slog.Logger, sd fx.Shutdowner) {
+	runEvery(lc, masterKeyWatchEvery, func(ctx context.Context) {
+		if err := check(ctx); errors.Is(err, secrets.ErrWrongMasterKey) {
+			logger.Error("master key no longer matches the database; stopping", "error", err)
+			_ = sd.Shutdown(fx.ExitCode(1))
+		}
+	})
 }

@@ -29,6 +29,7 @@ func Platform() fx.Option {
 			func(l *slog.Logger) wm.LoggerAdapter { return wm.NewSlogLogger(l) },
 			sqlstore.NewMasterKeyStore,
 			newMasterKey,
+			newKeyCheck,
 			sqlstore.NewSettings,
 			watermill.NewWakeup,
 			func(db *sqldb.DB, i platform.IDs, c platform.Clock, l wm.LoggerAdapter, w *watermill.Wakeup) platform.Publisher {
