@@ -68,3 +68,29 @@ func TestWrongOrMissingMasterKeyStopsTheService(t *testing.T) {
 		}
 	})
 }
+
+// A database from before the key check (secrets, no check): the first start stores the
+// check only if its key opens the secrets there; another key is refused, not recorded.
+func TestMasterKeyCheckOfAnOlderDatabaseIsStoredOnlyByTheRightKey(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		first := testenv.Start(t, dbURL)
+		ws := first.CreateWorkspace(t, "Academy")
+		first.CreateWebhook(t, ws, "https://hooks.example/in", "course.published")
+		if _, err := first.DB.Writer.Exec(`DELETE FROM settings WHERE name = 'master_key_check'`); err != nil {
+			t.Fatal(err)
+		}
+		first.Stop(t)
+
+		other := testenv.Config(t, dbURL)
+		other.SecretKey = strings.Repeat("cd", 32)
+		if err := startErr(t, other); !errors.Is(err, secrets.ErrWrongMasterKey) {
+			t.Fatalf("another key on an older database: %v, want refused", err)
+		}
+		if err := startErr(t, testenv.Config(t, dbURL)); err != nil {
+			t.Fatalf("the right key: %v", err)
+		}
+		if err := startErr(t, other); !errors.Is(err, secrets.ErrWrongMasterKey) {
+			t.Fatalf("another key after the check was stored: %v, want refused", err)
+		}
+	})
+}

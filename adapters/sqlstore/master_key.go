@@ -19,6 +19,7 @@ type MasterKeyStore struct {
 	db                             *sqldb.DB
 	get, getForUpdate, insert, put string
 	sealedSecrets, resealSecret    string
+	sample                         string
 }
 
 // NewMasterKeyStore prepares the statements for db's dialect.
@@ -34,6 +35,7 @@ func NewMasterKeyStore(db *sqldb.DB) *MasterKeyStore {
 		put:           db.Rebind(`UPDATE settings SET value = ?, updated_at = ? WHERE name = '` + keyCheckSetting + `'`),
 		sealedSecrets: `SELECT id, workspace_id, secret_sealed, previous_sealed FROM webhook_subscriptions ORDER BY id` + db.ForUpdate(),
 		resealSecret:  db.Rebind(`UPDATE webhook_subscriptions SET secret_sealed = ?, previous_sealed = ? WHERE workspace_id = ? AND id = ?`),
+		sample:        db.Rebind(`SELECT id, secret_sealed FROM webhook_subscriptions ORDER BY created_at DESC, id DESC LIMIT ?`),
 	}
 }
 
@@ -65,6 +67,25 @@ func (s *MasterKeyStore) EnsureCheck(ctx context.Context, check string, now time
 		return nil
 	})
 	return stored, err
+}
+
+// OpensExisting tells whether open opens at least one of the newest n sealed secrets, or
+// there are none. A database from before the key check has secrets but no check: the key
+// must prove itself on them before its check is stored.
+func (s *MasterKeyStore) OpensExisting(ctx context.Context, n int, open func(owner string, sealed []byte) bool) (bool, error) {
+	var rows []struct {
+		ID     string `db:"id"`
+		Sealed []byte `db:"secret_sealed"`
+	}
+	if err := s.db.Read(ctx).SelectContext(ctx, &rows, s.sample, n); err != nil {
+		return false, fmt.Errorf("read sealed secrets: %w", err)
+	}
+	for _, r := range rows {
+		if open(r.ID, r.Sealed) {
+			return true, nil
+		}
+	}
+	return len(rows) == 0, nil
 }
 
 // Resealer opens what the old key sealed and seals it under the new one.

@@ -26,6 +26,9 @@ func newMasterKey(lc fx.Lifecycle, cfg Config, store *sqlstore.MasterKeyStore, c
 		return secrets.MasterKey{}, err
 	}
 	lc.Append(fx.Hook{OnStart: func(ctx context.Context) error { // after the migrations' hook
+		if err := provesOnExistingSecrets(ctx, cfg, key, store); err != nil {
+			return err
+		}
 		check, err := key.Check()
 		if err != nil {
 			return err
@@ -40,6 +43,29 @@ func newMasterKey(lc fx.Lifecycle, cfg Config, store *sqlstore.MasterKeyStore, c
 		return nil
 	}})
 	return key, nil
+}
+
+// provesOnExistingSecrets refuses a key that opens none of the newest signing secrets of a
+// database that has no key check yet (one from before the check existed).
+func provesOnExistingSecrets(ctx context.Context, cfg Config, key secrets.MasterKey, store *sqlstore.MasterKeyStore) error {
+	if _, ok, err := store.StoredCheck(ctx); err != nil || ok {
+		return err
+	}
+	box, err := secrets.NewBox(key.For(secrets.WebhookSecretsPurpose))
+	if err != nil {
+		return err
+	}
+	ok, err := store.OpensExisting(ctx, 20, func(owner string, sealed []byte) bool {
+		_, err := box.Open(owner, sealed)
+		return err == nil
+	})
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return wrongKey(cfg)
+	}
+	return nil
 }
 
 func loadMasterKey(cfg Config, store *sqlstore.MasterKeyStore) (secrets.MasterKey, error) {
