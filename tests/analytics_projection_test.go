@@ -115,7 +115,8 @@ func rewindKeepingLedger(t *testing.T, db *sqldb.DB) {
 func runCLI(t *testing.T, databaseURL string, args ...string) []byte {
 	t.Helper()
 	cmd := exec.Command(buildBinary(t), args...)
-	cmd.Env = append(os.Environ(), "CREATORAPI_DATA_DIR="+t.TempDir(), "CREATORAPI_DATABASE_URL="+databaseURL, "CREATORAPI_ADMIN_TOKEN=cli-token")
+	cmd.Env = append(os.Environ(), "CREATORAPI_DATA_DIR="+t.TempDir(), "CREATORAPI_DATABASE_URL="+databaseURL, "CREATORAPI_ADMIN_TOKEN=cli-token-0123456789abcdef0123456789",
+		"CREATORAPI_SECRET_KEY="+testenv.Config(t, databaseURL).SecretKey) // the key the database was sealed with
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

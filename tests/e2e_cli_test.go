@@ -31,7 +31,7 @@ func TestEndToEndWithTheBuiltBinary(t *testing.T) {
 			"CREATORAPI_DATABASE_URL="+dbURL,
 			"CREATORAPI_HTTP_ADDR="+apiAddr,
 			"CREATORAPI_ADMIN_ADDR="+adminAddr,
-			"CREATORAPI_ADMIN_TOKEN=e2e-token",
+			"CREATORAPI_ADMIN_TOKEN=e2e-token-0123456789abcdef0123456789",
 		)
 		cli := func(args ...string) []byte {
 			t.Helper()
@@ -72,7 +72,7 @@ func TestEndToEndWithTheBuiltBinary(t *testing.T) {
 			t.Helper()
 			raw, _ := json.Marshal(body)
 			req, _ := http.NewRequest(method, "http://"+adminAddr+"/internal/v1"+path, bytes.NewReader(raw))
-			req.Header.Set("Authorization", "Bearer e2e-token")
+			req.Header.Set("Authorization", "Bearer e2e-token-0123456789abcdef0123456789")
 			req.Header.Set("Content-Type", "application/json")
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {

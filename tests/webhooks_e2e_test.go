@@ -81,7 +81,7 @@ func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 		vars := append(os.Environ(),
 			"CREATORAPI_DATA_DIR="+t.TempDir(), "CREATORAPI_DATABASE_URL="+dbURL,
 			"CREATORAPI_HTTP_ADDR="+apiAddr, "CREATORAPI_ADMIN_ADDR="+adminAddr,
-			"CREATORAPI_ADMIN_TOKEN=e2e-token", "CREATORAPI_WEBHOOK_ALLOW_PRIVATE=true",
+			"CREATORAPI_ADMIN_TOKEN=e2e-token-0123456789abcdef0123456789", "CREATORAPI_WEBHOOK_ALLOW_PRIVATE=true",
 			"CREATORAPI_WEBHOOK_RETRY_SCHEDULE=1s,2s,5s", "CREATORAPI_LOG_LEVEL=warn",
 		)
 		cli := func(args ...string) []byte {
@@ -140,7 +140,7 @@ func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 				for i := w; i < total; i += 8 {
 					raw, _ := json.Marshal(map[string]string{"email": fmt.Sprintf("s%04d@example.com", i)})
 					req, _ := http.NewRequest(http.MethodPost, "http://"+adminAddr+"/internal/v1/workspaces/"+ws.ID+"/students", bytes.NewReader(raw))
-					req.Header.Set("Authorization", "Bearer e2e-token")
+					req.Header.Set("Authorization", "Bearer e2e-token-0123456789abcdef0123456789")
 					req.Header.Set("Content-Type", "application/json")
 					resp, err := http.DefaultClient.Do(req)
 					if err != nil {

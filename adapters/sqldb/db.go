@@ -81,6 +81,9 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 			return nil, fmt.Errorf("create database folder: %w", err)
 		}
 	}
+	if err := restrictFiles(path); err != nil {
+		return nil, err
+	}
 	pragmas := "_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
 	fileURL := "file:" + (&url.URL{Path: path}).EscapedPath()
 	writer, err := sqlx.Open("sqlite", fileURL+"?"+pragmas+"&_txlock=immediate")

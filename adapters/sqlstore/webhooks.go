@@ -29,7 +29,7 @@ type Webhooks struct {
 	db                                       *sqldb.DB
 	box                                      Sealer
 	insert, get, getForUpdate, list, enabled string
-	save                                     string
+	save, saveKeepingSecrets                 string
 	healthy                                  string // expanded by sqlx.In per call
 }
 
@@ -47,6 +47,10 @@ func NewWebhooks(db *sqldb.DB, box Sealer) *Webhooks {
 		save: db.Rebind(`UPDATE webhook_subscriptions SET url = ?, events = ?, status = ?, disabled_reason = ?, secret_sealed = ?,
 			previous_sealed = ?, previous_expires_at = ?, failing_since = ?, updated_at = ?, disabled_at = ?
 			WHERE workspace_id = ? AND id = ?`),
+		// An endpoint whose secret cannot be opened keeps its sealed bytes: the right key
+		// may come back, and nothing could re-seal them meanwhile.
+		saveKeepingSecrets: db.Rebind(`UPDATE webhook_subscriptions SET url = ?, events = ?, status = ?, disabled_reason = ?,
+			failing_since = ?, updated_at = ?, disabled_at = ? WHERE workspace_id = ? AND id = ?`),
 		healthy: `UPDATE webhook_subscriptions SET failing_since = NULL WHERE workspace_id = ? AND id IN (?) AND failing_since IS NOT NULL`,
 	}
 }
@@ -75,25 +79,36 @@ func (r *Webhooks) open(id string, sealed []byte) (webhooks.Secret, error) {
 	return webhooks.ParseSecret(string(plain))
 }
 
-func (r *Webhooks) subscription(row webhookRow) (*webhooks.Subscription, error) {
-	secret, err := r.open(row.ID, row.SecretSealed)
-	if err != nil {
-		return nil, err
-	}
+// subscription maps a row. A secret that cannot be opened does not fail the read: the
+// endpoint is returned marked SecretUnreadable, so that one bad row never stops a list,
+// a fan-out or an operator's disable (it fails its own deliveries instead).
+func (r *Webhooks) subscription(row webhookRow) *webhooks.Subscription {
 	s := &webhooks.Subscription{
 		ID: row.ID, WorkspaceID: row.WorkspaceID, URL: row.URL, Events: strings.Fields(row.Events),
-		Status: webhooks.Status(row.Status), Reason: webhooks.DisabledReason(row.DisabledReason), Secret: secret,
+		Status: webhooks.Status(row.Status), Reason: webhooks.DisabledReason(row.DisabledReason),
 		PreviousExpiresAt: utcPtr(row.PreviousExpiresAt), FailingSince: utcPtr(row.FailingSince),
 		CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(), DisabledAt: utcPtr(row.DisabledAt),
 	}
-	if row.PreviousSealed != nil {
-		prev, err := r.open(row.ID, row.PreviousSealed)
+	r.openSecrets(s, row.SecretSealed, row.PreviousSealed)
+	return s
+}
+
+// openSecrets fills s's secrets from their sealed bytes, or marks it SecretUnreadable.
+func (r *Webhooks) openSecrets(s *webhooks.Subscription, current, previous []byte) {
+	secret, err := r.open(s.ID, current)
+	if err != nil {
+		s.SecretUnreadable = true
+		return
+	}
+	s.Secret = secret
+	if previous != nil {
+		prev, err := r.open(s.ID, previous)
 		if err != nil {
-			return nil, err
+			s.Secret, s.SecretUnreadable = webhooks.Secret{}, true
+			return
 		}
 		s.Previous = &prev
 	}
-	return s, nil
 }
 
 // sealed returns the sealed current and previous secrets of s.
@@ -142,7 +157,7 @@ func (r *Webhooks) one(ctx context.Context, query, workspaceID, id string) (*web
 	if err != nil {
 		return nil, fmt.Errorf("get webhook: %w", err)
 	}
-	return r.subscription(row)
+	return r.subscription(row), nil
 }
 
 // List returns the workspace's subscriptions, newest first.
@@ -165,11 +180,7 @@ func (r *Webhooks) many(ctx context.Context, query, workspaceID, eventType strin
 		if eventType != "" && !containsField(row.Events, eventType) {
 			continue
 		}
-		s, err := r.subscription(row)
-		if err != nil {
-			return nil, fmt.Errorf("list webhooks: %w", err)
-		}
-		out = append(out, s)
+		out = append(out, r.subscription(row))
 	}
 	return out, nil
 }
@@ -185,6 +196,14 @@ func containsField(list, want string) bool {
 
 // Save writes the mutable state of s.
 func (r *Webhooks) Save(ctx context.Context, s *webhooks.Subscription) error {
+	if s.SecretUnreadable {
+		_, err := r.db.Write(ctx).ExecContext(ctx, r.saveKeepingSecrets, s.URL, strings.Join(s.Events, " "), string(s.Status),
+			string(s.Reason), s.FailingSince, s.UpdatedAt, s.DisabledAt, s.WorkspaceID, s.ID)
+		if err != nil {
+			return fmt.Errorf("save webhook: %w", err)
+		}
+		return nil
+	}
 	current, previous, err := r.sealed(s)
 	if err != nil {
 		return fmt.Errorf("save webhook: %w", err)

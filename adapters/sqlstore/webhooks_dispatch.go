@@ -120,10 +120,7 @@ func (r *WebhookDispatch) ClaimDue(ctx context.Context, now, until time.Time, to
 	for _, row := range rows {
 		sub, ok := endpoints[row.SubscriptionID]
 		if !ok {
-			var err error
-			if sub, err = r.endpoint(row); err != nil {
-				return nil, fmt.Errorf("claim deliveries: %w", err)
-			}
+			sub = r.endpoint(row)
 			endpoints[row.SubscriptionID] = sub
 		}
 		out = append(out, webhooks.Lease{Delivery: row.delivery(), Endpoint: sub, Token: token, Until: until})
@@ -131,24 +128,15 @@ func (r *WebhookDispatch) ClaimDue(ctx context.Context, now, until time.Time, to
 	return out, nil
 }
 
-// endpoint opens the claimed row's endpoint secrets.
-func (r *WebhookDispatch) endpoint(row claimedRow) (*webhooks.Subscription, error) {
-	secret, err := r.subs.open(row.SubscriptionID, row.SecretSealed)
-	if err != nil {
-		return nil, err
-	}
+// endpoint opens the claimed row's endpoint secrets. One that cannot be opened fails
+// only its own deliveries (the lease says SecretUnreadable), never the claim.
+func (r *WebhookDispatch) endpoint(row claimedRow) *webhooks.Subscription {
 	s := &webhooks.Subscription{
-		ID: row.SubscriptionID, WorkspaceID: row.WorkspaceID, URL: row.URL, Status: webhooks.Enabled, Secret: secret,
+		ID: row.SubscriptionID, WorkspaceID: row.WorkspaceID, URL: row.URL, Status: webhooks.Enabled,
 		PreviousExpiresAt: utcPtr(row.PreviousExpiresAt),
 	}
-	if row.PreviousSealed != nil {
-		prev, err := r.subs.open(row.SubscriptionID, row.PreviousSealed)
-		if err != nil {
-			return nil, err
-		}
-		s.Previous = &prev
-	}
-	return s, nil
+	r.subs.openSecrets(s, row.SecretSealed, row.PreviousSealed)
+	return s
 }
 
 // GetLeased returns the delivery locked for update while token still holds its lease,

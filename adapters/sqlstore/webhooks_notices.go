@@ -85,7 +85,7 @@ func (r *WebhookNotices) MarkSent(ctx context.Context, workspaceID, id string, a
 
 // MarkFailed records the error and when to try again.
 func (r *WebhookNotices) MarkFailed(ctx context.Context, workspaceID, id, errText string, retryAt time.Time) error {
-	if _, err := r.db.Write(ctx).ExecContext(ctx, r.failed, errText, retryAt, workspaceID, id); err != nil {
+	if _, err := r.db.Write(ctx).ExecContext(ctx, r.failed, sqldb.Text(errText), retryAt, workspaceID, id); err != nil {
 		return fmt.Errorf("mark notice failed: %w", err)
 	}
 	return nil

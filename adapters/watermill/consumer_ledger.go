@@ -82,7 +82,7 @@ func (l *Ledger) parkFailed(ctx context.Context, consumer string, ev events.Enve
 		payload, _ = json.Marshal(string(payload)) // keep an undecodable payload readable as JSON
 	}
 	now := l.now()
-	if _, err := l.db.Write(ctx).ExecContext(ctx, l.park, consumer, ev.ID, string(ev.Type), string(payload), cause.Error(), attempts, now, now); err != nil {
+	if _, err := l.db.Write(ctx).ExecContext(ctx, l.park, consumer, ev.ID, string(ev.Type), sqldb.Text(string(payload)), sqldb.Text(cause.Error()), attempts, now, now); err != nil {
 		return fmt.Errorf("park %s for %s: %w", ev.ID, consumer, err)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jmoiron/sqlx/types"
 
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
 )
 
@@ -96,7 +97,7 @@ func (l *Ledger) replayOne(ctx context.Context, byName map[string]Consumer, f Fa
 }
 
 func (l *Ledger) recordFailure(ctx context.Context, f Failure, cause error) error {
-	if _, err := l.db.Writer.ExecContext(ctx, l.recordRetryFailure, cause.Error(), l.now(), f.Consumer, f.EventID); err != nil {
+	if _, err := l.db.Writer.ExecContext(ctx, l.recordRetryFailure, sqldb.Text(cause.Error()), l.now(), f.Consumer, f.EventID); err != nil {
 		return fmt.Errorf("record failed replay of %s: %w", f.EventID, err)
 	}
 	return nil

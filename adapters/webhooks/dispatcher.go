@@ -3,8 +3,10 @@ package webhooks
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +41,9 @@ type Dispatcher struct {
 	logger *slog.Logger
 	limits Limits
 	signal *Signal
+	// keyCheck tells whether this instance's master key is still the database's; nil: not
+	// checked. See VerifyKeyWith.
+	keyCheck func(context.Context) error
 
 	stopping atomic.Bool // set when Run stops: attempts not yet sent give their lease back
 
@@ -77,6 +82,13 @@ func NewDispatcher(a app.Application, sender *Sender, clock Clock, logger *slog.
 	return d
 }
 
+// VerifyKeyWith makes the dispatcher check its master key before failing deliveries whose
+// endpoint secret cannot be opened: when the key itself is stale (rotated by another
+// process while this one runs), the fault is the instance's, not the endpoints'. It then
+// gives those deliveries back untouched and reports the error; an instance with the
+// current key sends them.
+func (d *Dispatcher) VerifyKeyWith(check func(context.Context) error) { d.keyCheck = check }
+
 // Tick claims what the free room allows and starts sending it; it returns how many
 // deliveries it started.
 func (d *Dispatcher) Tick(ctx context.Context) (int, error) {
@@ -97,6 +109,9 @@ func (d *Dispatcher) tick(ctx context.Context) (int, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
+	if err := d.checkKey(ctx, leases); err != nil {
+		return 0, false, err
+	}
 	d.mu.Lock()
 	for _, l := range leases {
 		d.inFlight[l.Endpoint.ID]++
@@ -107,6 +122,24 @@ func (d *Dispatcher) tick(ctx context.Context) (int, bool, error) {
 		go d.attempt(l)
 	}
 	return len(leases), len(leases) == free, nil
+}
+
+// checkKey releases every lease and fails when some endpoint cannot sign because this
+// instance's master key is stale.
+func (d *Dispatcher) checkKey(ctx context.Context, leases []webhooks.Lease) error {
+	if d.keyCheck == nil || !slices.ContainsFunc(leases, func(l webhooks.Lease) bool { return l.Endpoint.SecretUnreadable }) {
+		return nil
+	}
+	err := d.keyCheck(ctx)
+	if err == nil {
+		return nil
+	}
+	for _, l := range leases {
+		if rerr := d.app.Commands.Release.Handle(ctx, l); rerr != nil {
+			d.logger.Warn("release webhook delivery", "delivery", l.Delivery.ID, "error", rerr)
+		}
+	}
+	return fmt.Errorf("webhook secrets cannot be opened with this instance's master key: %w", err)
 }
 
 // attempt sends one leased delivery and records the result. It runs on its own
@@ -124,11 +157,13 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 		d.recorded()
 		return
 	}
-	msg := Message{
-		URL: l.Endpoint.URL, DeliveryID: l.Delivery.ID, EventID: l.Delivery.EventID, EventType: l.Delivery.EventType,
-		Body: l.Delivery.Payload, Secrets: l.Endpoint.Signing(at), Timestamp: at.Unix(),
+	var res webhooks.Result
+	if l.Endpoint.SecretUnreadable {
+		// Nothing can sign it: the delivery fails alone, visibly, and is not claimed again.
+		res = webhooks.Unsigned()
+	} else {
+		res = d.sender.Send(ctx, d.message(l, at), at)
 	}
-	res := d.sender.Send(ctx, msg, at)
 	d.sent(l.Endpoint.ID)
 	defer d.recorded()
 	r := d.record(ctx, command.RecordAttempt{Lease: l, At: at, Result: res})
@@ -142,6 +177,14 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 	case outcome != webhooks.Succeeded:
 		d.logger.Info("webhook attempt failed", "delivery", l.Delivery.ID, "webhook", l.Endpoint.ID,
 			"status", res.StatusCode, "error", res.Error, "outcome", outcome)
+	}
+}
+
+// message is what sending the leased delivery at at takes.
+func (d *Dispatcher) message(l webhooks.Lease, at time.Time) Message {
+	return Message{
+		URL: l.Endpoint.URL, DeliveryID: l.Delivery.ID, EventID: l.Delivery.EventID, EventType: l.Delivery.EventType,
+		Body: l.Delivery.Payload, Secrets: l.Endpoint.Signing(at), Timestamp: at.Unix(),
 	}
 }
 

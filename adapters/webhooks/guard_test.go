@@ -24,7 +24,7 @@ func TestGuardRefusesEveryInternalAddressClass(t *testing.T) {
 		"unspecified":      {"0.0.0.0", "::", "0.1.2.3"},
 		"cloud metadata":   {"169.254.169.254", "fd00:ec2::254"},
 		"IPv4-mapped IPv6": {"::ffff:127.0.0.1", "::ffff:10.0.0.1", "::ffff:169.254.169.254", "::ffff:100.64.0.1", "::ffff:0.0.0.0"},
-		"embedded IPv4":    {"::127.0.0.1", "64:ff9b::a00:1", "2002:7f00:1::1"},
+		"embedded IPv4":    {"::127.0.0.1", "64:ff9b::a00:1", "2002:7f00:1::1", "2002:808:808::1"},
 		"reserved":         {"240.0.0.1", "255.255.255.255", "198.18.0.1", "192.0.0.8", "192.0.2.1", "2001:db8::1"},
 	}
 	g := Guard{}
@@ -42,7 +42,7 @@ func TestGuardRefusesEveryInternalAddressClass(t *testing.T) {
 			}
 		}
 	}
-	for _, a := range []string{"93.184.216.34", "8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "2002:808:808::1"} {
+	for _, a := range []string{"93.184.216.34", "8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"} {
 		if err := g.Check(netip.MustParseAddr(a)); err != nil {
 			t.Errorf("public %s refused: %v", a, err)
 		}

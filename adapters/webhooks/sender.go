@@ -77,15 +77,15 @@ func (s *Sender) send(ctx context.Context, m Message, at time.Time) webhooks.Res
 	defer resp.Body.Close()
 	head, readErr := io.ReadAll(io.LimitReader(resp.Body, webhooks.ResponseLogLimit))
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, drainLimit))
-	res := webhooks.Result{StatusCode: resp.StatusCode, Response: strings.ToValidUTF8(string(head), "\uFFFD")}
+	res := webhooks.Result{StatusCode: resp.StatusCode, Response: printable(string(head))}
 	if readErr != nil && !errors.Is(readErr, io.EOF) && resp.StatusCode/100 != 2 {
-		res.Error = "reading response: " + readErr.Error()
+		res.Error = "reading response: " + networkError(readErr)
 	}
 	if resp.StatusCode == http.StatusTooManyRequests {
 		res.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), at)
 	}
 	if resp.StatusCode/100 == 3 {
-		res.Error = "redirect not followed (Location: " + resp.Header.Get("Location") + ")"
+		res.Error = "redirect not followed (Location: " + printable(resp.Header.Get("Location")) + ")"
 	}
 	return res
 }
@@ -94,21 +94,21 @@ func transportFailure(err error) webhooks.Result {
 	var netErr net.Error
 	switch {
 	case errors.Is(err, ErrRefusedAddress):
-		return webhooks.Result{Transport: webhooks.TransportRefused, Error: "target refused: " + innermost(err)}
+		return webhooks.Result{Transport: webhooks.TransportRefused, Error: "target refused: " + refusedReason(err)}
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
 		return webhooks.Result{Transport: webhooks.TransportTimeout, Error: fmt.Sprintf("timeout after %s", webhooks.Timeout)}
 	default:
-		return webhooks.Result{Transport: webhooks.TransportNetwork, Error: innermost(err)}
+		return webhooks.Result{Transport: webhooks.TransportNetwork, Error: networkError(err)}
 	}
 }
 
-// innermost drops the "Post URL:" wrapping: the attempt log already knows the URL.
-func innermost(err error) string {
-	var uerr *url.Error
-	if errors.As(err, &uerr) {
-		return uerr.Err.Error()
+// refusedReason is the guard's reason, which names the kind of address, not the address.
+func refusedReason(err error) string {
+	var r *refusal
+	if errors.As(err, &r) {
+		return r.Error()
 	}
-	return err.Error()
+	return networkError(err)
 }
 
 // retryAfter reads seconds or an HTTP date; 0 when absent or malformed.

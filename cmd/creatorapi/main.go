@@ -30,6 +30,7 @@ const usage = `usage: creatorapi <command> [flags]
   webhook list --workspace ORG
   webhook disable|enable --workspace ORG WEBHOOK_ID
   dashboard link --workspace ORG [--email E]   print a one-time dashboard sign-in link (JSON)
+  secret-key rotate                       new master key (CREATORAPI_NEW_SECRET_KEY or generated), secrets re-sealed
 
 Configuration comes from CREATORAPI_* environment variables (see README.md).
 `
@@ -64,6 +65,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cli.webhook(args[1:])
 	case "dashboard":
 		err = cli.dashboard(args[1:])
+	case "secret-key":
+		err = cli.secretKey(args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -22,7 +22,19 @@ const (
 	TransportNetwork Transport = "network"
 	// TransportRefused: the target is not allowed (SSRF guard or scheme); never retried.
 	TransportRefused Transport = "refused"
+	// TransportUnsigned: nothing was sent because the endpoint's secret cannot be opened;
+	// never retried (a resend after a rotation tries again).
+	TransportUnsigned Transport = "unsigned"
 )
+
+// ReasonSecretUnreadable is the attempt error of a delivery whose endpoint cannot sign.
+const ReasonSecretUnreadable = "signing secret cannot be opened (sealed under another master key, or damaged): " +
+	"rotate the endpoint's secret, or restore the master key, then resend"
+
+// Unsigned is the result of a delivery not sent because its endpoint cannot sign.
+func Unsigned() Result {
+	return Result{Transport: TransportUnsigned, Error: ReasonSecretUnreadable}
+}
 
 // Outcome is what an attempt means for its delivery.
 type Outcome string
@@ -49,7 +61,7 @@ type Result struct {
 // targets fail without retry.
 func Classify(r Result) Outcome {
 	switch {
-	case r.Transport == TransportRefused:
+	case r.Transport == TransportRefused, r.Transport == TransportUnsigned:
 		return Failed
 	case r.Transport != TransportOK:
 		return Retry

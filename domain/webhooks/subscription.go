@@ -42,6 +42,10 @@ type Subscription struct {
 	Status      Status
 	Reason      DisabledReason
 	Secret      Secret
+	// SecretUnreadable: the stored secret could not be opened (a master key other than the
+	// one that sealed it, a damaged row). The endpoint cannot sign, so its deliveries fail
+	// alone (ReasonSecretUnreadable) until a rotation gives it a new secret.
+	SecretUnreadable bool
 	// Previous signs alongside Secret until PreviousExpiresAt (a rotation's overlap).
 	Previous          *Secret
 	PreviousExpiresAt *time.Time
@@ -89,7 +93,12 @@ func (s *Subscription) Signing(now time.Time) []Secret {
 }
 
 // Rotate makes next the signing secret; the current one keeps signing for RotationOverlap.
+// An unreadable secret is simply replaced: nothing can sign with it.
 func (s *Subscription) Rotate(next Secret, now time.Time) {
+	if s.SecretUnreadable {
+		s.Secret, s.Previous, s.PreviousExpiresAt, s.SecretUnreadable, s.UpdatedAt = next, nil, nil, false, now
+		return
+	}
 	prev := s.Secret
 	expires := now.Add(RotationOverlap)
 	s.Previous, s.PreviousExpiresAt = &prev, &expires

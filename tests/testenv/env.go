@@ -15,7 +15,7 @@ import (
 )
 
 // AdminToken is the operator token of every test environment.
-const AdminToken = "test-admin-token"
+const AdminToken = "test-admin-token-0123456789abcdef"
 
 // Epoch is where every test clock starts: a Saturday, 10:00:00 UTC.
 var Epoch = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)

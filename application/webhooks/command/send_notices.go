@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -21,6 +22,8 @@ type SendNoticesHandler struct{ d Deps }
 func NewSendNoticesHandler(d Deps) SendNoticesHandler { return SendNoticesHandler{d: d} }
 
 // Handle returns how many notices were sent; a failed one is retried a minute later.
+// Each notice stands alone: one that cannot be sent or marked never holds back the
+// others of the batch (their errors are joined).
 func (h SendNoticesHandler) Handle(ctx context.Context) (int, error) {
 	now := h.d.Clock.Now()
 	due, err := h.d.Notices.ClaimDue(ctx, now, now.Add(noticeLease), noticeBatch)
@@ -28,17 +31,22 @@ func (h SendNoticesHandler) Handle(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("send notices: %w", err)
 	}
 	sent := 0
+	var errs []error
 	for _, n := range due {
 		if err := h.d.Mailer.Send(ctx, n); err != nil {
 			if merr := h.d.Notices.MarkFailed(ctx, n.WorkspaceID, n.ID, err.Error(), h.d.Clock.Now().Add(noticeRetry)); merr != nil {
-				return sent, fmt.Errorf("send notices: %w", merr)
+				errs = append(errs, fmt.Errorf("notice %s: %w", n.ID, merr))
 			}
 			continue
 		}
 		if err := h.d.Notices.MarkSent(ctx, n.WorkspaceID, n.ID, h.d.Clock.Now()); err != nil {
-			return sent, fmt.Errorf("send notices: %w", err)
+			errs = append(errs, fmt.Errorf("notice %s: %w", n.ID, err))
+			continue
 		}
 		sent++
+	}
+	if err := errors.Join(errs...); err != nil {
+		return sent, fmt.Errorf("send notices: %w", err)
 	}
 	return sent, nil
 }

@@ -18,8 +18,11 @@ type Webhook struct {
 	DisabledAt              *time.Time `json:"disabledAt"`
 	FailingSince            *time.Time `json:"failingSince"`
 	PreviousSecretExpiresAt *time.Time `json:"previousSecretExpiresAt"`
-	CreatedAt               time.Time  `json:"createdAt"`
-	UpdatedAt               time.Time  `json:"updatedAt"`
+	// SecretUnreadable: the signing secret cannot be opened with this service's master
+	// key; deliveries fail until the secret is rotated (or the key restored).
+	SecretUnreadable bool      `json:"secretUnreadable,omitempty"`
+	CreatedAt        time.Time `json:"createdAt"`
+	UpdatedAt        time.Time `json:"updatedAt"`
 }
 
 // View maps an endpoint to its shape.
@@ -27,6 +30,7 @@ func View(s *webhooks.Subscription) Webhook {
 	w := Webhook{
 		ID: s.ID, URL: s.URL, Events: s.Events, Status: string(s.Status), DisabledAt: s.DisabledAt,
 		FailingSince: s.FailingSince, PreviousSecretExpiresAt: s.PreviousExpiresAt, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
+		SecretUnreadable: s.SecretUnreadable,
 	}
 	if s.Status == webhooks.Disabled {
 		reason := string(s.Reason)

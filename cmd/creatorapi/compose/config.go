@@ -33,6 +33,10 @@ type Config struct {
 	ShutdownDelay        time.Duration   // CREATORAPI_SHUTDOWN_DELAY, default 0s: /readyz answers 503 this long before the listeners close
 }
 
+// MinAdminTokenLength is the shortest operator token accepted: the token is the only
+// lock on the operator API, so it must not be guessable.
+const MinAdminTokenLength = 32
+
 // LoadConfig reads the configuration through getenv (os.Getenv in production).
 func LoadConfig(getenv func(string) string) (Config, error) {
 	get := func(name, def string) string {
@@ -54,6 +58,10 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		RateLimitStore: get("CREATORAPI_RATE_LIMIT_STORE", "auto"),
 		RedisURL:       get("CREATORAPI_REDIS_URL", ""),
 		RedisPrefix:    get("CREATORAPI_REDIS_PREFIX", "creatorapi:"),
+	}
+	if n := len(cfg.AdminToken); n > 0 && n < MinAdminTokenLength {
+		return Config{}, fmt.Errorf("CREATORAPI_ADMIN_TOKEN is %d characters, it must be at least %d (generate one with `openssl rand -hex 32`), "+
+			"or leave it unset to have one generated into the data folder (admin.token)", n, MinAdminTokenLength)
 	}
 	var err error
 	if cfg.WebhookRetrySchedule, err = parseSchedule(get("CREATORAPI_WEBHOOK_RETRY_SCHEDULE", "1m,5m,30m,2h,6h,24h")); err != nil {

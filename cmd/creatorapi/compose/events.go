@@ -63,6 +63,7 @@ func Workers() fx.Option {
 		// dispatcher's last run needs the single writer a draining consumer may hold.
 		fx.Invoke(runWebhookWorkers),
 		fx.Invoke(pruneSignIns),
+		fx.Invoke(watchMasterKey),
 		fx.Invoke(func(lc fx.Lifecycle, cfg Config, db *sqldb.DB, r *watermill.Router, w *watermill.Wakeup, ret *watermill.Retention, wl wm.LoggerAdapter, logger *slog.Logger) {
 			if db.Dialect == sqldb.Postgres {
 				l := watermill.NewListener(db.Writer.DB, w, wl)

@@ -13,6 +13,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/secrets"
+	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/keys"
 	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
 	"github.com/creatorapi/creatorapi/ports/http/operator"
@@ -97,6 +98,8 @@ type operatorParams struct {
 	Logger  *slog.Logger
 	Metrics *web.Metrics
 	Token   AdminToken
+	Limiter v1.RateLimiter
+	Dir     *sqlstore.Workspaces
 	Routes  []operator.Routes `group:"operator"`
 }
 
@@ -107,7 +110,7 @@ func newOperatorApp(p operatorParams) OperatorApp {
 	if p.Config.Pprof {
 		app.Use(pprof.New()) // /debug/pprof, for profiling under load (make bench); off by default
 	}
-	operator.Register(app, string(p.Token), p.Routes)
+	operator.Register(app, string(p.Token), p.Limiter, p.Dir, p.Routes)
 	app.Use(web.NotFoundFallback())
 	return OperatorApp{app}
 }

@@ -2,7 +2,6 @@ package compose
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"os"
 
@@ -11,7 +10,6 @@ import (
 
 	"github.com/creatorapi/creatorapi/adapters/clock"
 	"github.com/creatorapi/creatorapi/adapters/ids"
-	"github.com/creatorapi/creatorapi/adapters/secrets"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/adapters/watermill"
@@ -29,7 +27,9 @@ func Platform() fx.Option {
 			func() platform.Clock { return clock.System{} },
 			func(c platform.Clock) platform.IDs { return ids.NewULIDs(c) },
 			func(l *slog.Logger) wm.LoggerAdapter { return wm.NewSlogLogger(l) },
+			sqlstore.NewMasterKeyStore,
 			newMasterKey,
+			newKeyCheck,
 			sqlstore.NewSettings,
 			watermill.NewWakeup,
 			func(db *sqldb.DB, i platform.IDs, c platform.Clock, l wm.LoggerAdapter, w *watermill.Wakeup) platform.Publisher {
@@ -56,15 +56,4 @@ func newDatabase(lc fx.Lifecycle, cfg Config) (*sqldb.DB, error) {
 		OnStop:  func(context.Context) error { return db.Close() },
 	})
 	return db, nil
-}
-
-func newMasterKey(cfg Config) (secrets.MasterKey, error) {
-	if cfg.SecretKey != "" {
-		k, err := secrets.ParseMasterKey(cfg.SecretKey)
-		if err != nil {
-			return secrets.MasterKey{}, fmt.Errorf("CREATORAPI_SECRET_KEY: %w", err)
-		}
-		return k, nil
-	}
-	return secrets.LoadOrCreate(cfg.DataDir)
 }

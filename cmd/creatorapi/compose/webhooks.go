@@ -57,8 +57,10 @@ func Webhooks() fx.Option {
 			func(cfg Config, d WebhookDispatching) *adapterwebhooks.Sender {
 				return adapterwebhooks.NewSender(adapterwebhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivate}, d.Limits.PerEndpoint)
 			},
-			func(a webhooks.Application, s *adapterwebhooks.Sender, c platform.Clock, l *slog.Logger, d WebhookDispatching, sig *adapterwebhooks.Signal) *adapterwebhooks.Dispatcher {
-				return adapterwebhooks.NewDispatcher(a, s, c, l, d.Limits, sig)
+			func(a webhooks.Application, s *adapterwebhooks.Sender, c platform.Clock, l *slog.Logger, d WebhookDispatching, sig *adapterwebhooks.Signal, k KeyCheck) *adapterwebhooks.Dispatcher {
+				disp := adapterwebhooks.NewDispatcher(a, s, c, l, d.Limits, sig)
+				disp.VerifyKeyWith(k)
+				return disp
 			},
 			operatorRoutes(operator.WebhookRoutes),
 			eventConsumer(consumers.WebhookFanOut),

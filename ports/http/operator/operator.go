@@ -4,7 +4,6 @@
 package operator
 
 import (
-	"crypto/subtle"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -19,32 +18,22 @@ const Prefix = "/internal/v1"
 // Routes is one module's share of the operator API, collected through an fx group.
 type Routes []web.Route
 
-// Register mounts all routes behind the admin bearer token.
-func Register(app *fiber.App, adminToken string, groups []Routes) {
-	app.Use(Prefix, requireToken(adminToken))
+// Register mounts all routes behind the admin bearer token (wrong tokens rate limited per
+// client address); routes under a workspace answer 404 when it does not exist.
+func Register(app *fiber.App, adminToken string, limiter FailedAuthLimiter, dir platform.WorkspaceDirectory, groups []Routes) {
+	app.Use(Prefix, requireToken(adminToken, limiter))
+	workspace := requireWorkspace(dir)
 	var all []web.Route
 	for _, g := range groups {
 		for _, r := range g {
 			r.Path = Prefix + r.Path
+			if strings.Contains(r.Path, "/:org") {
+				r.Handlers = append([]fiber.Handler{workspace}, r.Handlers...)
+			}
 			all = append(all, r)
 		}
 	}
 	web.Mount(app, all)
-}
-
-func requireToken(token string) fiber.Handler {
-	want := []byte(token)
-	return func(c *fiber.Ctx) error {
-		scheme, got, ok := strings.Cut(c.Get(fiber.HeaderAuthorization), " ")
-		if !ok || !strings.EqualFold(scheme, "Bearer") || len(want) == 0 ||
-			subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), want) != 1 {
-			c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="creatorapi-operator"`)
-			return web.Unauthorized("operator token missing or wrong: send Authorization: Bearer <CREATORAPI_ADMIN_TOKEN>")
-		}
-		// The audit log names the operator API and the caller's address.
-		c.SetUserContext(platform.WithActor(c.UserContext(), platform.Actor{Name: "operator API", Address: c.IP()}))
-		return c.Next()
-	}
 }
 
 // created answers 201 with the new resource.

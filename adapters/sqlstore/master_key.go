@@ -1,0 +1,162 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+)
+
+// keyCheckSetting names the key check in the settings table.
+const keyCheckSetting = "master_key_check"
+
+// MasterKeyStore keeps the key check (a value sealed under the master key) and re-seals
+// what the master key protects when it is rotated.
+type MasterKeyStore struct {
+	db                             *sqldb.DB
+	get, getForUpdate, insert, put string
+	sealedSecrets, resealSecret    string
+	sample                         string
+}
+
+// NewMasterKeyStore prepares the statements for db's dialect.
+func NewMasterKeyStore(db *sqldb.DB) *MasterKeyStore {
+	get := `SELECT value FROM settings WHERE name = '` + keyCheckSetting + `'`
+	return &MasterKeyStore{
+		db:           db,
+		get:          get,
+		getForUpdate: get + db.ForUpdate(),
+		// Two instances starting together on a new database: the first check stays.
+		insert: db.Rebind(`INSERT INTO settings (name, value, updated_at) VALUES ('` + keyCheckSetting + `', ?, ?)
+			ON CONFLICT (name) DO NOTHING`),
+		put:           db.Rebind(`UPDATE settings SET value = ?, updated_at = ? WHERE name = '` + keyCheckSetting + `'`),
+		sealedSecrets: `SELECT id, workspace_id, secret_sealed, previous_sealed FROM webhook_subscriptions ORDER BY id` + db.ForUpdate(),
+		resealSecret:  db.Rebind(`UPDATE webhook_subscriptions SET secret_sealed = ?, previous_sealed = ? WHERE workspace_id = ? AND id = ?`),
+		sample:        db.Rebind(`SELECT id, secret_sealed FROM webhook_subscriptions ORDER BY created_at DESC, id DESC LIMIT ?`),
+	}
+}
+
+// StoredCheck returns the key check, if the database has one. Before migrations (a new
+// database) the settings table may be missing: that reads as no check.
+func (s *MasterKeyStore) StoredCheck(ctx context.Context) (string, bool, error) {
+	var value string
+	err := s.db.Read(ctx).GetContext(ctx, &value, s.get)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read the master key check: %w", err)
+	}
+	return value, true, nil
+}
+
+// EnsureCheck stores check when the database has none yet and returns the check the
+// database holds (the one just stored, or an older one to verify the key against).
+func (s *MasterKeyStore) EnsureCheck(ctx context.Context, check string, now time.Time) (string, error) {
+	var stored string
+	err := s.db.WithinTx(ctx, func(ctx context.Context) error {
+		if _, err := s.db.Write(ctx).ExecContext(ctx, s.insert, check, now); err != nil {
+			return fmt.Errorf("store the master key check: %w", err)
+		}
+		if err := s.db.Write(ctx).GetContext(ctx, &stored, s.get); err != nil {
+			return fmt.Errorf("read the master key check: %w", err)
+		}
+		return nil
+	})
+	return stored, err
+}
+
+// OpensExisting tells whether open opens at least one of the newest n sealed secrets, or
+// there are none. A database from before the key check has secrets but no check: the key
+// must prove itself on them before its check is stored.
+func (s *MasterKeyStore) OpensExisting(ctx context.Context, n int, open func(owner string, sealed []byte) bool) (bool, error) {
+	var rows []struct {
+		ID     string `db:"id"`
+		Sealed []byte `db:"secret_sealed"`
+	}
+	if err := s.db.Read(ctx).SelectContext(ctx, &rows, s.sample, n); err != nil {
+		return false, fmt.Errorf("read sealed secrets: %w", err)
+	}
+	for _, r := range rows {
+		if open(r.ID, r.Sealed) {
+			return true, nil
+		}
+	}
+	return len(rows) == 0, nil
+}
+
+// Resealer opens what the old key sealed and seals it under the new one.
+type Resealer struct {
+	Opens    func(check string) bool // the old key's check test
+	Old, New Sealer                  // webhook secret boxes
+	NewCheck string
+}
+
+// Rotation is what a rotation did.
+type Rotation struct {
+	Resealed   int      `json:"resealed"`   // webhook endpoints whose secrets were re-sealed
+	Unreadable []string `json:"unreadable"` // endpoints whose secret the old key could not open either (left as they were)
+}
+
+// Rotate re-seals every webhook signing secret under the new key and replaces the key
+// check, in one transaction: either everything moves to the new key or nothing does.
+// It refuses to run when the old key does not open the stored check.
+func (s *MasterKeyStore) Rotate(ctx context.Context, r Resealer, now time.Time) (Rotation, error) {
+	out := Rotation{Unreadable: []string{}}
+	err := s.db.WithinTx(ctx, func(ctx context.Context) error {
+		var check string
+		err := s.db.Write(ctx).GetContext(ctx, &check, s.getForUpdate)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("read the master key check: %w", err)
+		}
+		if err == nil && !r.Opens(check) {
+			return errors.New("the current master key does not open the database's key check: rotate with the key the database was sealed with")
+		}
+		var rows []struct {
+			ID             string `db:"id"`
+			WorkspaceID    string `db:"workspace_id"`
+			SecretSealed   []byte `db:"secret_sealed"`
+			PreviousSealed []byte `db:"previous_sealed"`
+		}
+		if err := s.db.Write(ctx).SelectContext(ctx, &rows, s.sealedSecrets); err != nil {
+			return fmt.Errorf("read sealed secrets: %w", err)
+		}
+		for _, row := range rows {
+			current, err := reseal(r, row.ID, row.SecretSealed)
+			var previous []byte
+			if err == nil && row.PreviousSealed != nil {
+				previous, err = reseal(r, row.ID, row.PreviousSealed)
+			}
+			if err != nil {
+				out.Unreadable = append(out.Unreadable, row.ID)
+				continue
+			}
+			if _, err := s.db.Write(ctx).ExecContext(ctx, s.resealSecret, current, previous, row.WorkspaceID, row.ID); err != nil {
+				return fmt.Errorf("re-seal the secret of %s: %w", row.ID, err)
+			}
+			out.Resealed++
+		}
+		if _, err := s.db.Write(ctx).ExecContext(ctx, s.insert, r.NewCheck, now); err != nil {
+			return fmt.Errorf("store the master key check: %w", err)
+		}
+		if _, err := s.db.Write(ctx).ExecContext(ctx, s.put, r.NewCheck, now); err != nil {
+			return fmt.Errorf("store the master key check: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return Rotation{}, fmt.Errorf("rotate the master key: %w", err)
+	}
+	return out, nil
+}
+
+func reseal(r Resealer, owner string, sealed []byte) ([]byte, error) {
+	plain, err := r.Old.Open(owner, sealed)
+	if err != nil {
+		return nil, err
+	}
+	return r.New.Seal(owner, plain)
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/creatorapi/creatorapi/adapters/secrets"
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	"github.com/creatorapi/creatorapi/tests/testenv"
+)
+
+// `secret-key rotate` re-seals every signing secret under a new master key and replaces
+// the key check in one transaction: the new key opens every secret (the same secrets),
+// the old key no longer starts the service, and a secret that was already unreadable is
+// reported and left alone.
+func TestSecretKeyRotateResealsEverySecret(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		dataDir := t.TempDir()
+		vars := map[string]string{
+			"CREATORAPI_DATA_DIR": dataDir, "CREATORAPI_DATABASE_URL": dbURL, "CREATORAPI_LOG_LEVEL": "error",
+			"CREATORAPI_ADMIN_TOKEN": strings.Repeat("a", 32),
+		}
+		cli := func(args ...string) (string, error) {
+			var out, errOut bytes.Buffer
+			c := &CLI{stdout: &out, stderr: &errOut, getenv: func(k string) string { return vars[k] }}
+			var err error
+			switch args[0] {
+			case "workspace":
+				err = c.workspace(args[1:])
+			case "webhook":
+				err = c.webhook(args[1:])
+			case "secret-key":
+				err = c.secretKey(args[1:])
+			}
+			return out.String(), err
+		}
+		must := func(args ...string) map[string]any {
+			t.Helper()
+			out, err := cli(args...)
+			if err != nil {
+				t.Fatalf("creatorapi %s: %v", strings.Join(args, " "), err)
+			}
+			var v map[string]any
+			if err := json.Unmarshal([]byte(out), &v); err != nil {
+				t.Fatalf("creatorapi %s: %v in %q", strings.Join(args, " "), err, out)
+			}
+			return v
+		}
+		ws := must("workspace", "create", "--name", "Academy", "--owner-email", "owner@example.com")["id"].(string)
+		hook := must("webhook", "create", "--workspace", ws, "--url", "https://hooks.example/in", "--events", "course.published")
+		broken := must("webhook", "create", "--workspace", ws, "--url", "https://hooks.example/broken", "--events", "course.published")
+		keyA := readKey(t, dataDir)
+
+		db, err := sqldb.Open(context.Background(), dbURL, dataDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.Writer.Exec(db.Rebind(`UPDATE webhook_subscriptions SET secret_sealed =
+			(SELECT secret_sealed FROM webhook_subscriptions WHERE id = ?) WHERE id = ?`), hook["id"], broken["id"]); err != nil {
+			t.Fatal(err)
+		}
+
+		rot := must("secret-key", "rotate")
+		keyB := readKey(t, dataDir)
+		if keyB == keyA || rot["resealed"] != float64(1) || len(rot["unreadable"].([]any)) != 1 || rot["unreadable"].([]any)[0] != broken["id"] {
+			t.Fatalf("rotation %v (key changed: %v), want 1 re-sealed and the broken endpoint reported", rot, keyB != keyA)
+		}
+		if info, err := os.Stat(filepath.Join(dataDir, secrets.KeyFileName)); err != nil || info.Mode().Perm() != 0o600 {
+			t.Fatalf("key file after rotation: %v %v", info, err)
+		}
+		if secret := openSecret(t, db, keyB, ws, hook["id"].(string)); secret != hook["signingSecret"] {
+			t.Fatalf("after rotation the secret reads %q, want the one issued", secret)
+		}
+		if _, err := cli("webhook", "list", "--workspace", ws); err != nil {
+			t.Fatalf("the new key does not start the service: %v", err)
+		}
+		vars["CREATORAPI_SECRET_KEY"] = keyA
+		if _, err := cli("webhook", "list", "--workspace", ws); err == nil || !strings.Contains(err.Error(), "not the one this database's secrets were sealed with") {
+			t.Fatalf("the old key started the service: %v", err)
+		}
+
+		// With the key in the environment: the new key is printed, to be deployed.
+		keyC := strings.Repeat("c", 64)
+		vars["CREATORAPI_SECRET_KEY"], vars["CREATORAPI_NEW_SECRET_KEY"] = keyB, keyC
+		if rot := must("secret-key", "rotate"); rot["secretKey"] != keyC || rot["resealed"] != float64(1) {
+			t.Fatalf("rotation %v", rot)
+		}
+		vars["CREATORAPI_SECRET_KEY"] = keyC
+		if secret := openSecret(t, db, keyC, ws, hook["id"].(string)); secret != hook["signingSecret"] {
+			t.Fatalf("after the second rotation the secret reads %q", secret)
+		}
+		if _, err := cli("webhook", "list", "--workspace", ws); err != nil {
+			t.Fatalf("the printed key does not start the service: %v", err)
+		}
+	})
+}
+
+func readKey(t *testing.T, dataDir string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dataDir, secrets.KeyFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(raw))
+}
+
+func openSecret(t *testing.T, db *sqldb.DB, key, ws, id string) string {
+	t.Helper()
+	k, err := secrets.ParseMasterKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, err := secrets.NewBox(k.For(secrets.WebhookSecretsPurpose))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sqlstore.NewWebhooks(db, box).Get(context.Background(), ws, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.SecretUnreadable {
+		return "(unreadable)"
+	}
+	return s.Secret.String()
+}
