@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-const adminToken = "container-suite-admin-token"
+const adminToken = "container-suite-admin-token-0123456789abcdef" // 32 characters at least, or the service refuses to start
 
 // The image on SQLite in a named volume: migrate, serve with the demo data, a key, an API
 // call; SIGTERM under load drains without failing a request that was sent, and exits 0
