@@ -9,7 +9,6 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/ratelimit"
-	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
@@ -28,8 +27,8 @@ func requireToken(token string, limiter FailedAuthLimiter) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		ip := c.IP()
 		if d, blocked := limiter.FailedAuthBlocked(ip); blocked {
-			v1.SetRateHeaders(c, d)
-			return v1.RateLimited(d)
+			web.SetRateHeaders(c, d)
+			return web.RateLimited(d)
 		}
 		scheme, got, ok := strings.Cut(c.Get(fiber.HeaderAuthorization), " ")
 		if ok && strings.EqualFold(scheme, "Bearer") && len(want) > 0 &&
@@ -42,9 +41,9 @@ func requireToken(token string, limiter FailedAuthLimiter) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		v1.SetRateHeaders(c, d)
+		web.SetRateHeaders(c, d)
 		if !d.Allowed {
-			return v1.RateLimited(d)
+			return web.RateLimited(d)
 		}
 		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="creatorapi-operator"`)
 		return web.Unauthorized("operator token missing or wrong: send Authorization: Bearer <CREATORAPI_ADMIN_TOKEN>")

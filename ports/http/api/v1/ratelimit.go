@@ -2,23 +2,11 @@ package v1
 
 import (
 	"context"
-	"net/http"
-	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/creatorapi/creatorapi/application/ratelimit"
 	"github.com/creatorapi/creatorapi/ports/http/web"
-)
-
-// The specification's rate-limit headers; Retry-After is set by web.WriteProblem.
-const (
-	HeaderRateLimit          = "X-RateLimit-Limit"
-	HeaderRateRemaining      = "X-RateLimit-Remaining"
-	HeaderRateReset          = "X-RateLimit-Reset"
-	HeaderRateDailyLimit     = "X-RateLimit-Daily-Limit"
-	HeaderRateDailyRemaining = "X-RateLimit-Daily-Remaining"
-	HeaderRateDailyReset     = "X-RateLimit-Daily-Reset"
 )
 
 // RateLimiter applies the quotas of keys and of clients failing authentication.
@@ -38,9 +26,9 @@ func KeyRateLimit(l RateLimiter) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		setRateHeaders(c, d)
+		web.SetRateHeaders(c, d)
 		if !d.Allowed {
-			return rateLimited(d)
+			return web.RateLimited(d)
 		}
 		return c.Next()
 	}
@@ -53,8 +41,8 @@ func FailedAuthRateLimit(l RateLimiter) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		ip := c.IP()
 		if d, blocked := l.FailedAuthBlocked(ip); blocked {
-			setRateHeaders(c, d)
-			return rateLimited(d)
+			web.SetRateHeaders(c, d)
+			return web.RateLimited(d)
 		}
 		err := c.Next()
 		if PrincipalOf(c).KeyID != "" {
@@ -64,30 +52,11 @@ func FailedAuthRateLimit(l RateLimiter) fiber.Handler {
 		if lerr != nil {
 			return lerr
 		}
-		setRateHeaders(c, d)
+		web.SetRateHeaders(c, d)
 		if !d.Allowed {
 			c.Response().Header.Del(fiber.HeaderWWWAuthenticate)
-			return rateLimited(d)
+			return web.RateLimited(d)
 		}
 		return err
 	}
-}
-
-func setRateHeaders(c *fiber.Ctx, d ratelimit.Decision) {
-	h := &c.Response().Header
-	h.Set(HeaderRateLimit, strconv.Itoa(d.Minute.Limit))
-	h.Set(HeaderRateRemaining, strconv.Itoa(d.Minute.Remaining))
-	h.Set(HeaderRateReset, strconv.FormatInt(d.Minute.Reset.Unix(), 10))
-	h.Set(HeaderRateDailyLimit, strconv.Itoa(d.Day.Limit))
-	h.Set(HeaderRateDailyRemaining, strconv.Itoa(d.Day.Remaining))
-	h.Set(HeaderRateDailyReset, strconv.FormatInt(d.Day.Reset.Unix(), 10))
-}
-
-func rateLimited(d ratelimit.Decision) *web.Problem {
-	wait := d.RetryAfter
-	msg := "per-minute rate limit exceeded; retry after " + strconv.Itoa(wait) + " seconds"
-	if d.Day.Remaining == 0 {
-		msg = "daily rate limit exceeded; retry after " + strconv.Itoa(wait) + " seconds"
-	}
-	return &web.Problem{Status: http.StatusTooManyRequests, Code: web.CodeRateLimited, Message: msg, RetryAfterSeconds: &wait}
 }
