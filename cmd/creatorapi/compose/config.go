@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
 // Config is read from the environment; every variable is optional.
@@ -27,6 +29,7 @@ type Config struct {
 	RedisURL             string          // CREATORAPI_REDIS_URL, e.g. redis://127.0.0.1:6379/0: rate limits count there (auto)
 	RedisPrefix          string          // CREATORAPI_REDIS_PREFIX, default "creatorapi:": the keys' namespace
 	EventsRetention      time.Duration   // CREATORAPI_EVENTS_RETENTION, default 720h: consumed outbox rows older than this are pruned
+	HTTPLimits           web.Limits      // CREATORAPI_HTTP_*: connections per address and in total, timeouts, header size
 }
 
 // LoadConfig reads the configuration through getenv (os.Getenv in production).
@@ -63,6 +66,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	if cfg.EventsRetention, err = time.ParseDuration(get("CREATORAPI_EVENTS_RETENTION", "720h")); err != nil || cfg.EventsRetention <= 0 {
 		return Config{}, fmt.Errorf("CREATORAPI_EVENTS_RETENTION must be a positive duration such as 720h")
+	}
+	if cfg.HTTPLimits, err = loadHTTPLimits(get); err != nil {
+		return Config{}, err
 	}
 	switch cfg.RateLimitStore {
 	case "auto", "memory", "database":
