@@ -118,7 +118,7 @@ func decodeProblem(err error, dst any) *Problem {
 		field := fieldOfPointer(syntax.JSONPointer)
 		switch {
 		case errors.Is(err, jsontext.ErrDuplicateName):
-			return Invalid(field, "duplicate field %q", field)
+			return Invalid(orBody(field), "duplicate field %q", field)
 		case strings.Contains(err.Error(), "invalid UTF-8"), strings.Contains(err.Error(), "surrogate"):
 			return Invalid(orBody(field), "%s must be valid UTF-8", orBody(field))
 		case errors.Is(err, io.ErrUnexpectedEOF):
@@ -132,11 +132,11 @@ func decodeProblem(err error, dst any) *Problem {
 			if known := caseVariantOf(dst, field); known != "" {
 				return Invalid(field, "unknown field %q (field names are case-sensitive: %q)", field, known)
 			}
-			return Invalid(field, "unknown field %q", field)
+			return Invalid(orBody(field), "unknown field %q", field)
 		case field == "" && semantic.GoType != nil:
 			return Invalid("body", "request body must be a JSON object")
 		case semantic.GoType != nil && semantic.JSONKind != 0:
-			return Invalid(field, "%s must be %s, not %s", field, jsonKind(semantic.GoType), kindName(semantic.JSONKind))
+			return Invalid(orBody(field), "%s must be %s, not %s", orBody(field), jsonKind(semantic.GoType), kindName(semantic.JSONKind))
 		}
 		return Invalid(orBody(field), "%s is invalid", orBody(field))
 	}
