@@ -41,7 +41,12 @@ func NewDecoder() *Decoder {
 // member or invalid UTF-8 is an error, unknown members are refused, and the body must
 // hold exactly one JSON value. Every string it decoded is then checked as text.
 func (d *Decoder) Body(c *fiber.Ctx, dst any) error {
-	body := c.Body()
+	// Compressed bodies are refused before anything inflates them: fiber's c.Body()
+	// would, without a bound, so 1 MiB of gzip could become a gigabyte.
+	if enc := c.Get(fiber.HeaderContentEncoding); enc != "" && !strings.EqualFold(enc, "identity") {
+		return Invalid(fiber.HeaderContentEncoding, "compressed request bodies are not accepted; send the JSON as is")
+	}
+	body := c.Request().Body()
 	if len(bytes.TrimSpace(body)) == 0 {
 		return Invalid("body", "request body is required (a JSON object)")
 	}
@@ -55,6 +60,15 @@ func (d *Decoder) Body(c *fiber.Ctx, dst any) error {
 		return err
 	}
 	return d.Struct(dst)
+}
+
+// OptionalBody is Body for endpoints whose body may be left out: an empty one leaves
+// dst as it is.
+func (d *Decoder) OptionalBody(c *fiber.Ctx, dst any) error {
+	if len(bytes.TrimSpace(c.Request().Body())) == 0 && c.Get(fiber.HeaderContentEncoding) == "" {
+		return nil
+	}
+	return d.Body(c, dst)
 }
 
 // isJSONMediaType accepts application/json with optional parameters, a charset only
