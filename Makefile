@@ -23,12 +23,13 @@ test-pg:
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) CREATORAPI_TEST_REDIS_URL=$(REDIS_URL) $(GO) test -count=1 ./...
 
 # Go native fuzzing, each target for FUZZTIME (CI: 20s): the public and operator APIs on
-# SQLite and PostgreSQL (PG_URL, or CREATORAPI_TEST_POSTGRES_URL when set), and the strict
-# body decoder. Failing inputs land in testdata/fuzz/<target>/: keep them as regression seeds.
+# SQLite and PostgreSQL (PG_URL, or CREATORAPI_TEST_POSTGRES_URL when set), raw bytes on a
+# real listener (framing, parser errors), and the strict body decoder. Failing inputs land in testdata/fuzz/<target>/: keep them as regression seeds.
 FUZZTIME ?= 5m
 fuzz:
 	CREATORAPI_TEST_POSTGRES_URL=$${CREATORAPI_TEST_POSTGRES_URL:-$(PG_URL)} $(GO) test ./tests -run '^$$' -fuzz '^FuzzPublicAPI$$' -fuzztime $(FUZZTIME)
 	CREATORAPI_TEST_POSTGRES_URL=$${CREATORAPI_TEST_POSTGRES_URL:-$(PG_URL)} $(GO) test ./tests -run '^$$' -fuzz '^FuzzOperatorAPI$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./tests -run '^$$' -fuzz '^FuzzRawHTTP$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./ports/http/web -run '^$$' -fuzz '^FuzzDecodeBody$$' -fuzztime $(FUZZTIME)
 
 lint:
