@@ -44,6 +44,10 @@ func FuzzPublicAPI(f *testing.F) {
 		{5, "", "studentId=%00&status=%FF", "", ""},
 		{6, "", "from=2026-11-01&to=2026-11-30", "", ""},
 		{6, "", "from=%00&to=9999-99-99", "", ""},
+		{6, "", "from=0001-01-01&to=9999-12-31", "", ""},
+		{6, "", "from=0000-01-01&to=0000-01-02", "", ""},
+		{5, "", "createdSince=0001-01-01T00:00:00Z&createdBefore=9999-12-31T23:59:59.999999999Z&updatedSince=0000-01-01T00:00:00%2B23:59", "", ""},
+		{2, "", "updatedSince=9999-12-31T23:59:59-23:59", "", ""},
 	}
 	for _, s := range seeds {
 		f.Add(s.route, s.id, s.query, []byte(s.body), s.contentType)
@@ -134,6 +138,11 @@ func FuzzOperatorAPI(f *testing.F) {
 	f.Add(uint8(2), "", "", "", []byte(`{"title":"T","description":"\u0000"}`), ct)
 	f.Add(uint8(16), "", "", "", []byte(`{"studentId":"stu_x","currency":"usd","items":[{"courseId":"crs_x","amount":1e400}]}`), ct)
 	f.Add(uint8(32), "", "", "", []byte(`{"since":"2026-13-01T00:00:00Z"}`), ct)
+	f.Add(uint8(32), "", "", "", []byte(`{"since":"0001-01-01T00:00:00Z","until":"9999-12-31T23:59:59Z"}`), ct)
+	f.Add(uint8(32), "", "", "", []byte(`{"since":"0000-01-01T00:00:00-23:59"}`), ct)
+	f.Add(uint8(18), "", "", "", []byte(`{"amount":9223372036854775807}`), ct)
+	f.Add(uint8(16), "", "", "", []byte(`{"studentId":"stu_x","currency":"usd","items":[{"courseId":"crs_x","amount":9223372036854775807}]}`), ct)
+	f.Add(uint8(24), "", "", "", []byte(`{"name":"k","scopes":["read:courses"],"perMinute":9223372036854775807,"perDay":9223372036854775807}`), ct)
 	worlds := fuzzWorlds(f)
 	f.Fuzz(func(t *testing.T, route uint8, org, id, query string, body []byte, contentType string) {
 		r := operatorFuzzRoutes[int(route)%len(operatorFuzzRoutes)]
