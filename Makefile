@@ -4,7 +4,7 @@ GO ?= go
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run demo test test-pg lint bench build image
+.PHONY: run demo test test-pg lint bench build image fuzz
 
 # The version stamped into the binary (creatorapi version, creatorapi_build_info) and the image.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -44,6 +44,16 @@ test:
 # The same suites with PostgreSQL (PG_URL) and Redis (REDIS_URL) on.
 test-pg:
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) CREATORAPI_TEST_REDIS_URL=$(REDIS_URL) $(GO) test -count=1 ./...
+
+# Go native fuzzing, each target for FUZZTIME (CI: 20s): the public and operator APIs on
+# SQLite and PostgreSQL (PG_URL, or CREATORAPI_TEST_POSTGRES_URL when set), raw bytes on a
+# real listener (framing, parser errors), and the strict body decoder. Failing inputs land in testdata/fuzz/<target>/: keep them as regression seeds.
+FUZZTIME ?= 5m
+fuzz:
+	CREATORAPI_TEST_POSTGRES_URL=$${CREATORAPI_TEST_POSTGRES_URL:-$(PG_URL)} $(GO) test ./tests -run '^$$' -fuzz '^FuzzPublicAPI$$' -fuzztime $(FUZZTIME)
+	CREATORAPI_TEST_POSTGRES_URL=$${CREATORAPI_TEST_POSTGRES_URL:-$(PG_URL)} $(GO) test ./tests -run '^$$' -fuzz '^FuzzOperatorAPI$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./tests -run '^$$' -fuzz '^FuzzRawHTTP$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./ports/http/web -run '^$$' -fuzz '^FuzzDecodeBody$$' -fuzztime $(FUZZTIME)
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \

@@ -235,7 +235,7 @@ func TestOrderValidation(t *testing.T) {
 		mustNameParam(t, env.PostOrder(t, ws, stu, "usd", testenv.OrderItem{CourseID: c1, Amount: -1}), "items[0].amount")
 		mustNameParam(t, env.PostOrder(t, ws, "stu_nope", "usd", ok), "studentId")
 		mustNameParam(t, env.Admin().Post(t, path, map[string]any{"studentId": stu, "currency": "usd", "items": []map[string]any{{"courseId": c1}}}), "items[0].amount")
-		mustNameParam(t, env.Admin().Post(t, path, map[string]any{"studentId": stu, "currency": "usd", "items": []map[string]any{{"courseId": c1, "amount": 9.99}}}), "items.amount")
+		mustNameParam(t, env.Admin().Post(t, path, map[string]any{"studentId": stu, "currency": "usd", "items": []map[string]any{{"courseId": c1, "amount": 9.99}}}), "items[0].amount") // the element named, as validation names it
 		many := make([]testenv.OrderItem, 51)
 		for i := range many {
 			many[i] = testenv.OrderItem{CourseID: fmt.Sprintf("crs_%d", i), Amount: 1}

@@ -445,7 +445,7 @@ func TestStudentOperatorUpdateAndDelete(t *testing.T) {
 		expectInvalid(t, admin.Do(t, http.MethodPatch, studentsPath(ws)+"/"+id, map[string]any{"email": "nope"}), "email")
 		expectInvalid(t, admin.Do(t, http.MethodPatch, studentsPath(ws)+"/"+id, map[string]any{"nickname": "G"}), "nickname")
 		expectInvalid(t, admin.Do(t, http.MethodPatch, studentsPath(ws)+"/"+id, map[string]any{"firstName": strings.Repeat("x", 101)}), "firstName")
-		expectInvalid(t, admin.Do(t, http.MethodPatch, studentsPath(ws)+"/"+id, `{"metadata":{"a":1}}`), "metadata")
+		expectInvalid(t, admin.Do(t, http.MethodPatch, studentsPath(ws)+"/"+id, `{"metadata":{"a":1}}`), "metadata.a")
 		admin.Do(t, http.MethodPatch, studentsPath(ws)+"/stu_missing", map[string]any{"firstName": "X"}).ExpectError(t, http.StatusNotFound, "not_found")
 
 		// Delete: the event carries the student as last shown; the address becomes free.

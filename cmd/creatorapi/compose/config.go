@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
 // Config is read from the environment; every variable is optional.
@@ -31,6 +33,7 @@ type Config struct {
 	PublicURL            string          // CREATORAPI_PUBLIC_URL, default http://localhost:<port of HTTPAddr>: the base of links sent
 	ShutdownGrace        time.Duration   // CREATORAPI_SHUTDOWN_GRACE, default 25s: the whole stop, from SIGTERM to exit
 	ShutdownDelay        time.Duration   // CREATORAPI_SHUTDOWN_DELAY, default 0s: /readyz answers 503 this long before the listeners close
+	HTTPLimits           web.Limits      // CREATORAPI_HTTP_*: connections per address and in total, timeouts, header size
 }
 
 // MinAdminTokenLength is the shortest operator token accepted: the token is the only
@@ -87,6 +90,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	if cfg.ShutdownDelay, err = time.ParseDuration(get("CREATORAPI_SHUTDOWN_DELAY", "0s")); err != nil || cfg.ShutdownDelay < 0 || cfg.ShutdownDelay >= cfg.ShutdownGrace {
 		return Config{}, fmt.Errorf("CREATORAPI_SHUTDOWN_DELAY must be a duration such as 5s, shorter than CREATORAPI_SHUTDOWN_GRACE")
+	}
+	if cfg.HTTPLimits, err = loadHTTPLimits(get); err != nil {
+		return Config{}, err
 	}
 	switch cfg.RateLimitStore {
 	case "auto", "memory", "database":

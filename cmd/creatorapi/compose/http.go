@@ -139,7 +139,7 @@ func Listen() fx.Option {
 					logger.Info("listening", "listener", name, "addr", ln.Addr().String())
 					app.Server().CloseOnShutdown = true // responses while draining say Connection: close
 					go func() {
-						if err := app.Listener(ln); err != nil && !errors.Is(err, net.ErrClosed) {
+						if err := web.Serve(app, ln, cfg.HTTPLimits); err != nil && !errors.Is(err, net.ErrClosed) {
 							logger.Error("listener stopped", "listener", name, "error", err)
 							_ = sd.Shutdown(fx.ExitCode(1))
 						}

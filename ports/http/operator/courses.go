@@ -12,7 +12,7 @@ import (
 type createCourseRequest struct {
 	Title       string `json:"title" validate:"required,max=200"`
 	Slug        string `json:"slug" validate:"max=80"`
-	Description string `json:"description" validate:"max=5000"`
+	Description string `json:"description" validate:"max=5000" text:"multiline"`
 }
 
 type addModuleRequest struct {

@@ -1,8 +1,6 @@
 package operator
 
 import (
-	"bytes"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/creatorapi/creatorapi/application/orders"
@@ -70,10 +68,8 @@ func (h orderRoutes) get(c *fiber.Ctx) error {
 // with the order (the refund is an entry of its history, not a resource of its own).
 func (h orderRoutes) refund(c *fiber.Ctx) error {
 	var req refundRequest
-	if len(bytes.TrimSpace(c.Body())) > 0 {
-		if err := h.dec.Body(c, &req); err != nil {
-			return err
-		}
+	if err := h.dec.OptionalBody(c, &req); err != nil {
+		return err
 	}
 	o, err := h.app.Commands.RefundOrder.Handle(c.UserContext(), command.RefundOrder{
 		WorkspaceID: c.Params("org"), OrderID: c.Params("id"), Amount: req.Amount,

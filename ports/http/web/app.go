@@ -34,7 +34,8 @@ func NewApp(name string, logger *slog.Logger) *fiber.App {
 		ErrorHandler:          ErrorHandler(logger),
 	})
 	server := app.Server()
-	server.Handler = rejectUnknownMethods(server.Handler)
+	server.Handler = rejectAmbiguousFraming(rejectUnknownMethods(server.Handler))
+	server.HeaderReceived = skipAmbiguousBody
 	app.Use(RequestID())
 	app.Use(recover.New(recover.Config{
 		EnableStackTrace: true,

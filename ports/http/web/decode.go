@@ -2,19 +2,23 @@ package web
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"reflect"
+	"strconv"
 	"strings"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/go-playground/validator/v10"
 	"github.com/gofiber/fiber/v2"
 )
 
-// Decoder reads request bodies strictly: one JSON object, no unknown fields, right
-// types, then validator/v10 rules. Every failure is a 422 naming the field.
+// Decoder reads request bodies strictly: one JSON object, exact-case names without
+// duplicates, no unknown fields, right types, text without control characters, then
+// validator/v10 rules. Every failure is a 422 naming the field.
 type Decoder struct {
 	validate *validator.Validate
 }
@@ -32,24 +36,50 @@ func NewDecoder() *Decoder {
 	return &Decoder{validate: v}
 }
 
-// Body decodes the request body into dst and validates it.
+// Body decodes the request body into dst and validates it. The decoder has
+// encoding/json/v2 semantics: member names match exactly (case included), a duplicate
+// member or invalid UTF-8 is an error, unknown members are refused, and the body must
+// hold exactly one JSON value. Every string it decoded is then checked as text.
 func (d *Decoder) Body(c *fiber.Ctx, dst any) error {
-	body := c.Body()
+	// Compressed bodies are refused before anything inflates them: fiber's c.Body()
+	// would, without a bound, so 1 MiB of gzip could become a gigabyte.
+	if enc := c.Get(fiber.HeaderContentEncoding); enc != "" && !strings.EqualFold(enc, "identity") {
+		return Invalid(fiber.HeaderContentEncoding, "compressed request bodies are not accepted; send the JSON as is")
+	}
+	body := c.Request().Body()
 	if len(bytes.TrimSpace(body)) == 0 {
 		return Invalid("body", "request body is required (a JSON object)")
 	}
-	if ct := c.Get(fiber.HeaderContentType); ct != "" && !strings.HasPrefix(strings.ToLower(ct), fiber.MIMEApplicationJSON) {
+	if ct := c.Get(fiber.HeaderContentType); ct != "" && !isJSONMediaType(ct) {
 		return Invalid("body", "Content-Type must be application/json")
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return decodeProblem(err)
+	if err := json.Unmarshal(body, dst, json.RejectUnknownMembers(true)); err != nil {
+		return decodeProblem(err, dst)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return Invalid("body", "request body must hold exactly one JSON object")
+	if err := checkFields(reflect.ValueOf(dst), "", false); err != nil {
+		return err
 	}
 	return d.Struct(dst)
+}
+
+// OptionalBody is Body for endpoints whose body may be left out: an empty one leaves
+// dst as it is.
+func (d *Decoder) OptionalBody(c *fiber.Ctx, dst any) error {
+	if len(bytes.TrimSpace(c.Request().Body())) == 0 && c.Get(fiber.HeaderContentEncoding) == "" {
+		return nil
+	}
+	return d.Body(c, dst)
+}
+
+// isJSONMediaType accepts application/json with optional parameters, a charset only
+// as utf-8; application/jsonx or application/json-patch+json are other types.
+func isJSONMediaType(ct string) bool {
+	mediaType, params, err := mime.ParseMediaType(ct)
+	if err != nil || mediaType != fiber.MIMEApplicationJSON {
+		return false
+	}
+	charset, ok := params["charset"]
+	return !ok || strings.EqualFold(charset, "utf-8")
 }
 
 // Struct validates an already decoded value.
@@ -94,25 +124,98 @@ func ruleMessage(field string, fe validator.FieldError) string {
 	return fmt.Sprintf("%s is invalid (%s)", field, fe.Tag())
 }
 
-func decodeProblem(err error) *Problem {
-	var syntax *json.SyntaxError
-	var typeErr *json.UnmarshalTypeError
+func decodeProblem(err error, dst any) *Problem {
+	var syntax *jsontext.SyntacticError
+	var semantic *json.SemanticError
 	switch {
 	case errors.As(err, &syntax):
-		return Invalid("body", "malformed JSON at byte %d", syntax.Offset)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return Invalid("body", "malformed JSON: unexpected end of input")
-	case errors.As(err, &typeErr):
-		field := typeErr.Field
-		if field == "" {
-			return Invalid("body", "request body must be a JSON object")
+		field := fieldOfPointer(syntax.JSONPointer)
+		switch {
+		case errors.Is(err, jsontext.ErrDuplicateName):
+			return Invalid(orBody(field), "duplicate field %q", field)
+		case strings.Contains(err.Error(), "invalid UTF-8"), strings.Contains(err.Error(), "surrogate"):
+			return Invalid(orBody(field), "%s must be valid UTF-8", orBody(field))
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return Invalid("body", "malformed JSON: unexpected end of input")
 		}
-		return Invalid(field, "%s must be %s, not %s", field, jsonKind(typeErr.Type), typeErr.Value)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return Invalid(name, "unknown field %q", name)
+		return Invalid("body", "malformed JSON at byte %d", syntax.ByteOffset)
+	case errors.As(err, &semantic):
+		field := fieldOfPointer(semantic.JSONPointer)
+		switch {
+		case errors.Is(err, json.ErrUnknownName):
+			if known := caseVariantOf(dst, field); known != "" {
+				return Invalid(field, "unknown field %q (field names are case-sensitive: %q)", field, known)
+			}
+			return Invalid(orBody(field), "unknown field %q", field)
+		case field == "" && semantic.GoType != nil:
+			return Invalid("body", "request body must be a JSON object")
+		case semantic.GoType != nil && semantic.JSONKind != 0:
+			return Invalid(orBody(field), "%s must be %s, not %s", orBody(field), jsonKind(semantic.GoType), kindName(semantic.JSONKind))
+		}
+		return Invalid(orBody(field), "%s is invalid", orBody(field))
 	}
 	return Invalid("body", "malformed JSON")
+}
+
+func orBody(field string) string {
+	if field == "" {
+		return "body"
+	}
+	return field
+}
+
+// fieldOfPointer turns a JSON pointer (/items/0/courseId) into the field name the
+// messages use (items[0].courseId).
+func fieldOfPointer(p jsontext.Pointer) string {
+	var b strings.Builder
+	for tok := range p.Tokens() {
+		if _, err := strconv.Atoi(tok); err == nil && b.Len() > 0 {
+			b.WriteString("[" + tok + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
+}
+
+// caseVariantOf returns the field of dst's top-level struct whose JSON name equals
+// field but for case, or "".
+func caseVariantOf(dst any, field string) string {
+	t := reflect.TypeOf(dst)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return ""
+	}
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != field && strings.EqualFold(name, field) {
+			return name
+		}
+	}
+	return ""
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '"':
+		return "string"
+	case '0':
+		return "number"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	}
+	return k.String()
 }
 
 func jsonKind(t reflect.Type) string {

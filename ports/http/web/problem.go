@@ -99,7 +99,9 @@ func fiberProblem(fe *fiber.Error) *Problem {
 	case fiber.StatusRequestEntityTooLarge:
 		return Invalid("body", "request body exceeds %d bytes", BodyLimit)
 	case fiber.StatusRequestHeaderFieldsTooLarge:
-		return Invalid("headers", "request headers are too large")
+		return &Problem{Status: fe.Code, Code: CodeInvalidRequest, Param: "headers", Message: "request headers are too large"}
+	case fiber.StatusBadRequest: // the HTTP parser refused the request; the connection closes
+		return &Problem{Status: fe.Code, Code: CodeInvalidRequest, Message: "malformed HTTP request"}
 	}
 	if fe.Code >= 500 {
 		return Internal()

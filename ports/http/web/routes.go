@@ -14,7 +14,7 @@ type Route struct {
 	Handlers []fiber.Handler
 }
 
-// Mount registers routes and, for every path, a fallback that answers other methods
+// Mount registers routes (their text inputs checked, see checkRequestText) and, for every path, a fallback that answers other methods
 // with 405 method_not_allowed and an Allow header.
 func Mount(r fiber.Router, routes []Route) {
 	allowed := map[string][]string{}
@@ -24,7 +24,7 @@ func Mount(r fiber.Router, routes []Route) {
 			paths = append(paths, rt.Path)
 		}
 		allowed[rt.Path] = append(allowed[rt.Path], rt.Method)
-		r.Add(rt.Method, rt.Path, rt.Handlers...)
+		r.Add(rt.Method, rt.Path, withTextCheck(rt.Handlers)...)
 	}
 	for _, path := range paths {
 		methods := allowed[path]
@@ -36,6 +36,16 @@ func Mount(r fiber.Router, routes []Route) {
 				Message: c.Method() + " is not allowed here; allowed: " + allow}
 		})
 	}
+}
+
+// withTextCheck puts checkRequestText before the last handler (the endpoint's own).
+func withTextCheck(handlers []fiber.Handler) []fiber.Handler {
+	if len(handlers) == 0 {
+		return handlers
+	}
+	out := make([]fiber.Handler, 0, len(handlers)+1)
+	out = append(out, handlers[:len(handlers)-1]...)
+	return append(out, checkRequestText, handlers[len(handlers)-1])
 }
 
 // NotFoundFallback answers every path no route matched with 404 not_found.
