@@ -52,11 +52,18 @@ func requireToken(token string, limiter FailedAuthLimiter) fiber.Handler {
 
 // requireWorkspace answers 404 not_found for a workspace that does not exist, before
 // the route reads or writes anything under it.
-func requireWorkspace(dir platform.WorkspaceDirectory) fiber.Handler {
+func requireWorkspace(dir platform.WorkspaceDirectory) workspaceGuard {
+	return workspaceGuard{dir}
+}
+
+type workspaceGuard struct{ dir platform.WorkspaceDirectory }
+
+// then runs h once the route's workspace is known to exist.
+func (g workspaceGuard) then(h fiber.Handler) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		if err := platform.RequireWorkspace(c.UserContext(), dir, c.Params("org")); err != nil {
+		if err := platform.RequireWorkspace(c.UserContext(), g.dir, c.Params("org")); err != nil {
 			return err
 		}
-		return c.Next()
+		return h(c)
 	}
 }

@@ -27,8 +27,10 @@ func Register(app *fiber.App, adminToken string, limiter FailedAuthLimiter, dir 
 	for _, g := range groups {
 		for _, r := range g {
 			r.Path = Prefix + r.Path
-			if strings.Contains(r.Path, "/:org") {
-				r.Handlers = append([]fiber.Handler{workspace}, r.Handlers...)
+			if strings.Contains(r.Path, "/:org") && len(r.Handlers) > 0 {
+				// Just before the endpoint's own handler, after web.Mount's text check: a
+				// malformed workspace id is 422 and never reaches the database.
+				r.Handlers = append(r.Handlers[:len(r.Handlers)-1:len(r.Handlers)-1], workspace.then(r.Handlers[len(r.Handlers)-1]))
 			}
 			all = append(all, r)
 		}
