@@ -6,7 +6,8 @@ import (
 	"net"
 	"regexp"
 	"strings"
-	"unicode"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
 )
 
 // What an attempt log line may carry. The log is shown to the workspace's people (operator
@@ -15,17 +16,8 @@ import (
 // is valid UTF-8 without NUL or control characters, whatever the receiver sent.
 
 // printable turns bytes from outside (a response body, a Location header) into text both
-// databases store: invalid UTF-8 becomes U+FFFD, control characters other than tab and
-// newline are dropped (PostgreSQL refuses NUL in text).
-func printable(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	return strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' || r == '\r' || !unicode.IsControl(r) {
-			return r
-		}
-		return -1
-	}, s)
-}
+// databases store (sqldb.Text).
+func printable(s string) string { return sqldb.Text(s) }
 
 // addressPattern finds IPv4 and IPv6 addresses, with or without a port.
 var addressPattern = regexp.MustCompile(`\[?(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{0,4}(?:%[\w.]+)?\]?(?::\d+)?|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b`)
