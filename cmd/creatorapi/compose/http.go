@@ -15,6 +15,7 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/keys"
 	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
+	"github.com/creatorapi/creatorapi/ports/http/api/v1/openapi"
 	"github.com/creatorapi/creatorapi/ports/http/operator"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
@@ -53,6 +54,7 @@ func HTTP() fx.Option {
 			func() (*v1.PageCache, error) { return v1.NewPageCache(2048) },
 			prometheus.NewRegistry,
 			web.NewMetrics,
+			openapi.Load,
 			newPublicApp,
 			newOperatorApp,
 		),
@@ -65,6 +67,7 @@ type publicParams struct {
 	Metrics   *web.Metrics
 	DB        *sqldb.DB
 	Keys      keys.Application
+	OpenAPI   *openapi.Document
 	Endpoints [][]v1.Endpoint `group:"api_v1"`
 	Guards    []fiber.Handler `group:"api_guards"`
 	PreAuth   []fiber.Handler `group:"api_pre_auth"` // run before authentication (failed-auth limits)
@@ -84,6 +87,7 @@ func newPublicApp(p publicParams) PublicApp {
 	for _, group := range p.Endpoints {
 		endpoints = append(endpoints, group...)
 	}
+	openapi.Mount(app, p.OpenAPI) // public: mounted before authentication and rate limits
 	for _, h := range p.PreAuth {
 		app.Use("/api", h)
 	}
