@@ -16,6 +16,7 @@ import (
 	"github.com/creatorapi/creatorapi/application/keys"
 	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
 	"github.com/creatorapi/creatorapi/ports/http/api/v1/openapi"
+	"github.com/creatorapi/creatorapi/ports/http/docs"
 	"github.com/creatorapi/creatorapi/ports/http/operator"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
@@ -55,6 +56,7 @@ func HTTP() fx.Option {
 			prometheus.NewRegistry,
 			web.NewMetrics,
 			openapi.Load,
+			docs.NewReference,
 			newPublicApp,
 			newOperatorApp,
 		),
@@ -68,6 +70,7 @@ type publicParams struct {
 	DB        *sqldb.DB
 	Keys      keys.Application
 	OpenAPI   *openapi.Document
+	Docs      *docs.Reference
 	Endpoints [][]v1.Endpoint `group:"api_v1"`
 	Guards    []fiber.Handler `group:"api_guards"`
 	PreAuth   []fiber.Handler `group:"api_pre_auth"` // run before authentication (failed-auth limits)
@@ -88,6 +91,7 @@ func newPublicApp(p publicParams) PublicApp {
 		endpoints = append(endpoints, group...)
 	}
 	openapi.Mount(app, p.OpenAPI) // public: mounted before authentication and rate limits
+	docs.Mount(app, p.Docs)       // the human reference, rendered from the same document
 	for _, h := range p.PreAuth {
 		app.Use("/api", h)
 	}
