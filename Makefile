@@ -3,7 +3,7 @@ GO ?= go
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run demo test test-pg lint bench build
+.PHONY: run demo test test-pg lint bench build fuzz-openapi
 
 build:
 	$(GO) build -o creatorapi ./cmd/creatorapi
@@ -36,3 +36,9 @@ bench:
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/eventsbench
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/webhooksbench
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/analyticsbench
+
+# Fuzzing from the OpenAPI document (tests/openapi_fuzz_test.go) on SQLite and PostgreSQL,
+# longer than the 100 requests per operation of CI: FUZZ_CHECKS per operation and database.
+FUZZ_CHECKS ?= 3000
+fuzz-openapi:
+	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) test ./tests -run 'TestOpenAPIFuzz' -count=1 -v -rapid.checks=$(FUZZ_CHECKS)
