@@ -4,7 +4,7 @@ GO ?= go
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run demo test test-pg lint bench build image fuzz
+.PHONY: run demo test test-pg lint bench build image fuzz fuzz-native fuzz-openapi
 
 # The version stamped into the binary (creatorapi version, creatorapi_build_info) and the image.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -49,7 +49,11 @@ test-pg:
 # SQLite and PostgreSQL (PG_URL, or CREATORAPI_TEST_POSTGRES_URL when set), raw bytes on a
 # real listener (framing, parser errors), and the strict body decoder. Failing inputs land in testdata/fuzz/<target>/: keep them as regression seeds.
 FUZZTIME ?= 5m
-fuzz:
+# make fuzz: every fuzzer, longer than CI (which runs fuzz-native for 20 s a target, and the
+# document-driven fuzzing at 100 requests per operation inside go test).
+fuzz: fuzz-native fuzz-openapi
+
+fuzz-native:
 	CREATORAPI_TEST_POSTGRES_URL=$${CREATORAPI_TEST_POSTGRES_URL:-$(PG_URL)} $(GO) test ./tests -run '^$$' -fuzz '^FuzzPublicAPI$$' -fuzztime $(FUZZTIME)
 	CREATORAPI_TEST_POSTGRES_URL=$${CREATORAPI_TEST_POSTGRES_URL:-$(PG_URL)} $(GO) test ./tests -run '^$$' -fuzz '^FuzzOperatorAPI$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./tests -run '^$$' -fuzz '^FuzzRawHTTP$$' -fuzztime $(FUZZTIME)
@@ -74,3 +78,9 @@ bench:
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/analyticsbench
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/webhookload $(WEBHOOKLOAD_FLAGS)
 	$(GO) run ./tests/dashboardbench
+
+# Fuzzing from the OpenAPI document (tests/openapi_fuzz_test.go) on SQLite and PostgreSQL,
+# longer than the 100 requests per operation of CI: FUZZ_CHECKS per operation and database.
+FUZZ_CHECKS ?= 3000
+fuzz-openapi:
+	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) test ./tests -run 'TestOpenAPIFuzz' -count=1 -v -rapid.checks=$(FUZZ_CHECKS)

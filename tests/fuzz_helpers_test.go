@@ -57,7 +57,7 @@ func newFuzzWorld(f *testing.F, name, url string) *fuzzWorld {
 	// The dispatcher stays idle: fuzzed webhook URLs must never be dialled.
 	env := testenv.Start(f, url, fx.Replace(compose.WebhookDispatching{Background: false, Limits: adapterwebhooks.DefaultLimits}))
 	ws := env.CreateWorkspace(f, "Fuzz")
-	_, key := env.CreateKeyWithQuota(f, ws, 1_000_000, 1_000_000, allScopes...)
+	_, key := env.CreateKeyWithQuota(f, ws, 1_000_000, 1_000_000, allScopes()...)
 	spareKey, _ := env.CreateKeyWithQuota(f, ws, 0, 0, "read:courses") // the operator fuzzer may revoke this one
 	course := env.CreateCourse(f, ws, "Fuzzing 101")
 	env.PublishCourse(f, ws, course)

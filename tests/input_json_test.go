@@ -14,7 +14,7 @@ func TestStrictJSONBodies(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		env := testenv.Start(t, dbURL)
 		ws := env.CreateWorkspace(t, "Academy")
-		_, key := env.CreateKeyWithQuota(t, ws, 1_000_000, 1_000_000, allScopes...)
+		_, key := env.CreateKeyWithQuota(t, ws, 1_000_000, 1_000_000, allScopes()...)
 		public := newRawClient(env.Public.App, key)
 		operator := newRawClient(env.Operator.App, testenv.AdminToken)
 		W := "/internal/v1/workspaces/" + ws

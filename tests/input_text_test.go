@@ -12,13 +12,12 @@ import (
 // segments, public and operator, must be valid UTF-8 without NUL or other control
 // characters (tabs and line breaks only where a field allows them). PostgreSQL refused
 // such text with a 500 (SQLSTATE 22021); SQLite stored it.
-var allScopes = []string{"read:courses", "read:students", "write:students", "write:enrollments", "read:orders", "read:analytics"}
 
 func TestTextInputIsCheckedEverywhere(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		env := testenv.Start(t, dbURL)
 		ws := env.CreateWorkspace(t, "Academy")
-		_, key := env.CreateKeyWithQuota(t, ws, 1_000_000, 1_000_000, allScopes...)
+		_, key := env.CreateKeyWithQuota(t, ws, 1_000_000, 1_000_000, allScopes()...)
 		student := env.CreateStudent(t, ws, "ada@example.com")
 		course := env.CreatePublishedCourse(t, ws, "Go")
 		public := newRawClient(env.Public.App, key)

@@ -36,7 +36,10 @@ func syntheticEvents(ws string, n int) []events.Envelope {
 	for i := range out {
 		out[i] = events.Envelope{
 			ID: fmt.Sprintf("evt_synthetic%05d", i), Type: events.CoursePublished, CreatedAt: testenv.Epoch, WorkspaceID: ws,
-			Data: json.RawMessage(fmt.Sprintf(`{"id":"crs_%05d","title":"Course <%d> & more"}`, i, i)),
+			// A whole course as course.published carries it: deliveries are checked against the OpenAPI document.
+			Data: json.RawMessage(fmt.Sprintf(`{"id":"crs_%05d","slug":"course-%d","title":"Course <%d> & more","description":"",`+
+				`"status":"published","publishedAt":"2026-11-21T10:00:00Z","archivedAt":null,"createdAt":"2026-11-21T10:00:00Z",`+
+				`"updatedAt":"2026-11-21T10:00:00Z","moduleCount":0,"lessonCount":0,"modules":[]}`, i, i, i)),
 		}
 	}
 	return out

@@ -146,6 +146,7 @@ type Reply struct {
 // Receiver is a webhook endpoint on loopback recording every request.
 type Receiver struct {
 	*httptest.Server
+	t     testing.TB
 	mu    sync.Mutex
 	got   []Received
 	reply func(n int, r *http.Request) Reply
@@ -153,7 +154,7 @@ type Receiver struct {
 
 // NewReceiver starts a receiver answering 200 until SetReply says otherwise.
 func NewReceiver(t testing.TB) *Receiver {
-	rc := &Receiver{reply: func(int, *http.Request) Reply { return Reply{Status: http.StatusOK, Body: "ok"} }}
+	rc := &Receiver{t: t, reply: func(int, *http.Request) Reply { return Reply{Status: http.StatusOK, Body: "ok"} }}
 	rc.Server = httptest.NewServer(http.HandlerFunc(rc.serve))
 	t.Cleanup(rc.Close)
 	return rc
@@ -161,8 +162,10 @@ func NewReceiver(t testing.TB) *Receiver {
 
 func (rc *Receiver) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	got := Received{Header: r.Header.Clone(), Body: body, At: time.Now()}
+	observeDelivery(rc.t, got)
 	rc.mu.Lock()
-	rc.got = append(rc.got, Received{Header: r.Header.Clone(), Body: body, At: time.Now()})
+	rc.got = append(rc.got, got)
 	n, reply := len(rc.got), rc.reply
 	rc.mu.Unlock()
 	rep := reply(n, r)

@@ -96,18 +96,21 @@ func (c Client) WithHeader(name, value string) Client {
 // Do sends a request. body is nil, a string or []byte sent as is, or a value sent as JSON.
 func (c Client) Do(t testing.TB, method, path string, body any) Response {
 	t.Helper()
-	var reader io.Reader
+	var raw []byte
 	switch b := body.(type) {
 	case nil:
 	case string:
-		reader = bytes.NewBufferString(b)
+		raw = []byte(b)
 	case []byte:
-		reader = bytes.NewReader(b)
+		raw = b
 	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
+		var err error
+		if raw, err = json.Marshal(b); err != nil {
 			t.Fatalf("encode body: %v", err)
 		}
+	}
+	var reader io.Reader
+	if body != nil {
 		reader = bytes.NewReader(raw)
 	}
 	req := httptest.NewRequest(method, path, reader)
@@ -125,11 +128,13 @@ func (c Client) Do(t testing.TB, method, path string, body any) Response {
 		t.Fatalf("%s %s: %v", method, path, err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
+	respBody, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatalf("read body: %v", err)
 	}
-	return Response{Status: resp.StatusCode, Header: resp.Header, Body: raw}
+	out := Response{Status: resp.StatusCode, Header: resp.Header, Body: respBody}
+	observeResponse(t, req, raw, out)
+	return out
 }
 
 // Get sends GET path.

@@ -16,6 +16,8 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/keys"
 	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
+	"github.com/creatorapi/creatorapi/ports/http/api/v1/openapi"
+	"github.com/creatorapi/creatorapi/ports/http/docs"
 	"github.com/creatorapi/creatorapi/ports/http/operator"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
@@ -54,6 +56,8 @@ func HTTP() fx.Option {
 			func() (*v1.PageCache, error) { return v1.NewPageCache(2048) },
 			prometheus.NewRegistry,
 			web.NewMetrics,
+			openapi.Load,
+			docs.NewReference,
 			newPublicApp,
 			newOperatorApp,
 		),
@@ -66,6 +70,8 @@ type publicParams struct {
 	Metrics   *web.Metrics
 	Ready     *web.Readiness
 	Keys      keys.Application
+	OpenAPI   *openapi.Document
+	Docs      *docs.Reference
 	Endpoints [][]v1.Endpoint `group:"api_v1"`
 	Guards    []fiber.Handler `group:"api_guards"`
 	PreAuth   []fiber.Handler `group:"api_pre_auth"`  // run before authentication (failed-auth limits)
@@ -81,6 +87,8 @@ func newPublicApp(p publicParams) PublicApp {
 	for _, group := range p.Endpoints {
 		endpoints = append(endpoints, group...)
 	}
+	openapi.Mount(app, p.OpenAPI) // public: mounted before authentication and rate limits
+	docs.Mount(app, p.Docs)       // the human reference, rendered from the same document
 	for _, h := range p.PreAuth {
 		app.Use("/api", h)
 	}

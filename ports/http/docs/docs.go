@@ -1,0 +1,64 @@
+package docs
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/creatorapi/creatorapi/ports/http/api/v1/openapi"
+)
+
+// Path is where the reference lives on the public listener.
+const Path = "/docs"
+
+//go:embed reference.html.tmpl
+var pageTemplate string
+
+//go:embed reference.css
+var stylesheet []byte
+
+// Reference is the page rendered once from the document.
+type Reference struct {
+	html []byte
+}
+
+// NewReference renders the document into the reference page.
+func NewReference(doc *openapi.Document) (*Reference, error) {
+	p, err := build(doc.JSON)
+	if err != nil {
+		return nil, err
+	}
+	tmpl, err := template.New("reference").Parse(pageTemplate)
+	if err != nil {
+		return nil, fmt.Errorf("docs: parse template: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := tmpl.Execute(&buf, p); err != nil {
+		return nil, fmt.Errorf("docs: render: %w", err)
+	}
+	return &Reference{html: buf.Bytes()}, nil
+}
+
+// Mount serves the page and its stylesheet, public, with a strict policy: nothing but
+// this origin's stylesheet may load, no script runs, no framing.
+func Mount(app *fiber.App, ref *Reference) {
+	headers := func(c *fiber.Ctx) {
+		c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+		c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+		c.Set(fiber.HeaderReferrerPolicy, "same-origin")
+		c.Set(fiber.HeaderCacheControl, "public, max-age=300")
+	}
+	app.Get(Path, func(c *fiber.Ctx) error {
+		headers(c)
+		c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+		return c.Send(ref.html)
+	})
+	app.Get(Path+"/reference.css", func(c *fiber.Ctx) error {
+		headers(c)
+		c.Set(fiber.HeaderContentType, "text/css; charset=utf-8")
+		return c.Send(stylesheet)
+	})
+}
