@@ -53,7 +53,7 @@ func TestIntegratorKit(t *testing.T) {
 		"CREATORAPI_DATABASE_URL=",
 		"CREATORAPI_HTTP_ADDR="+apiAddr,
 		"CREATORAPI_ADMIN_ADDR="+adminAddr,
-		"CREATORAPI_ADMIN_TOKEN=integrators-token",
+		"CREATORAPI_ADMIN_TOKEN=integrators-admin-token-0123456789abcdef",
 		"CREATORAPI_WEBHOOK_ALLOW_PRIVATE=true",
 	)
 	server.Stdout, server.Stderr = logFile, logFile
@@ -71,7 +71,7 @@ func TestIntegratorKit(t *testing.T) {
 		cmd.Env = append(os.Environ(),
 			"CREATORAPI_BASE_URL=http://"+apiAddr,
 			"CREATORAPI_ADMIN_URL=http://"+adminAddr,
-			"CREATORAPI_ADMIN_TOKEN=integrators-token",
+			"CREATORAPI_ADMIN_TOKEN=integrators-admin-token-0123456789abcdef",
 			"CREATORAPI_OPENAPI_YAML="+mustAbs(t, "../ports/http/api/v1/openapi/openapi.yaml"),
 		)
 		out, err := cmd.CombinedOutput()

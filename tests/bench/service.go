@@ -15,7 +15,7 @@ import (
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
 )
 
-const adminToken = "bench-admin-token"
+const adminToken = "bench-admin-token-0123456789abcdef0123"
 
 // service is the real service, started from the fx graph with its listeners.
 type service struct {
