@@ -48,7 +48,7 @@ func HTTP() fx.Option {
 	return fx.Module("http",
 		fx.Provide(
 			web.NewDecoder,
-			func(k secrets.MasterKey) (*v1.Cursors, error) { return v1.NewCursors(k.For("cursor/v1")) },
+			func(k secrets.MasterKey) (*web.Cursors, error) { return web.NewCursors(k.For("cursor/v1")) },
 			newAdminToken,
 			func() (*v1.PageCache, error) { return v1.NewPageCache(2048) },
 			prometheus.NewRegistry,

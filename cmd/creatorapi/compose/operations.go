@@ -1,0 +1,93 @@
+package compose
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"go.uber.org/fx"
+
+	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	"github.com/creatorapi/creatorapi/adapters/watermill"
+	"github.com/creatorapi/creatorapi/ports/cli/demo"
+	"github.com/creatorapi/creatorapi/ports/consumers"
+)
+
+// The CLI's maintenance verbs reach the adapters only through the composition root:
+// cmd/creatorapi asks for Operations (and demo.Marker) and never imports adapters.
+
+// Results of the maintenance verbs, as the CLI prints them.
+type (
+	EventFailure = watermill.Failure
+	EventReplay  = watermill.Replayed
+	Rebuilt      = watermill.Rebuilt
+)
+
+// rebuildSlack is how much older than the oldest outbox event a source fact may be
+// without proving a gap: a use case reads the clock before the outbox stamps its event.
+const rebuildSlack = time.Minute
+
+// Operations parks, replays and rebuilds what the event consumers processed.
+type Operations struct {
+	ledger     *watermill.Ledger
+	router     *watermill.Router
+	positions  *watermill.Positions
+	projection *sqlstore.AnalyticsProjection
+}
+
+// Maintenance provides Operations and the demo seeder's marker.
+func Maintenance() fx.Option {
+	return fx.Provide(
+		func(l *watermill.Ledger, r *watermill.Router, p *watermill.Positions, proj *sqlstore.AnalyticsProjection) *Operations {
+			return &Operations{ledger: l, router: r, positions: p, projection: proj}
+		},
+		func(s *sqlstore.Settings) demo.Marker { return s },
+	)
+}
+
+// FailedEvents lists the events consumer (all consumers when empty) parked after failing.
+func (o *Operations) FailedEvents(ctx context.Context, consumer string) ([]EventFailure, error) {
+	return o.ledger.Failures(ctx, consumer)
+}
+
+// ReplayEvents runs parked events again: one (eventID) or all of consumer's (or all).
+func (o *Operations) ReplayEvents(ctx context.Context, consumer, eventID string) ([]EventReplay, error) {
+	return o.ledger.Replay(ctx, o.router.Consumers(), consumer, eventID)
+}
+
+// RebuildAnalytics empties the analytics read model and replays the outbox into it.
+// Unless force, it refuses when retention pruned events the read model still counts.
+func (o *Operations) RebuildAnalytics(ctx context.Context, force bool) (Rebuilt, error) {
+	var consumer *watermill.Consumer
+	for _, cs := range o.router.Consumers() {
+		if cs.Name == consumers.AnalyticsProjectionName {
+			consumer = &cs
+		}
+	}
+	if consumer == nil {
+		return Rebuilt{}, fmt.Errorf("no consumer named %s is registered", consumers.AnalyticsProjectionName)
+	}
+	if err := o.checkOutboxCovers(ctx); err != nil && !force {
+		return Rebuilt{}, err
+	}
+	return o.ledger.Rebuild(ctx, o.positions, *consumer, o.projection.Reset)
+}
+
+// checkOutboxCovers refuses a rebuild that would silently lose history: retention
+// prunes consumed events, and a fact older than the oldest event left cannot be replayed.
+func (o *Operations) checkOutboxCovers(ctx context.Context) error {
+	fact, anyFact, err := o.projection.OldestFact(ctx)
+	if err != nil || !anyFact {
+		return err
+	}
+	first, anyEvent, err := o.positions.FirstEventAt(ctx)
+	if err != nil {
+		return err
+	}
+	if !anyEvent || fact.Before(first.Add(-rebuildSlack)) {
+		return fmt.Errorf("the outbox no longer holds the events of %s (oldest event left: %v): retention pruned them, "+
+			"so a rebuild would undercount; keep the current read model, or pass --force to rebuild from what is left",
+			fact.Format(time.RFC3339), first.Format(time.RFC3339))
+	}
+	return nil
+}
