@@ -16,8 +16,8 @@ const OrderEntitlementsName = "order-entitlements"
 
 // OrderEntitlements stamps an order's entitlement when the enrollment it granted is
 // revoked outside the order (an operator's revoke, or another order's refund).
-func OrderEntitlements(app orders.Application) Consumer {
-	return Consumer{
+func OrderEntitlements(app orders.Application) events.Consumer {
+	return events.Consumer{
 		Name: OrderEntitlementsName,
 		Handle: func(ctx context.Context, ev events.Envelope) error {
 			if ev.Type != events.EnrollmentRevoked {

@@ -38,7 +38,7 @@ func operatorRoutes(constructor any) any {
 	return fx.Annotate(constructor, fx.ResultTags(`group:"operator"`))
 }
 
-// eventConsumer provides a ports/consumers.Consumer into the event_consumers group.
+// eventConsumer provides an events.Consumer into the event_consumers group.
 func eventConsumer(constructor any) any {
 	return fx.Annotate(constructor, fx.ResultTags(`group:"event_consumers"`))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/adapters/watermill"
+	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/ports/cli/demo"
 	"github.com/creatorapi/creatorapi/ports/consumers"
 )
@@ -58,7 +59,7 @@ func (o *Operations) ReplayEvents(ctx context.Context, consumer, eventID string)
 // RebuildAnalytics empties the analytics read model and replays the outbox into it.
 // Unless force, it refuses when retention pruned events the read model still counts.
 func (o *Operations) RebuildAnalytics(ctx context.Context, force bool) (Rebuilt, error) {
-	var consumer *watermill.Consumer
+	var consumer *events.Consumer
 	for _, cs := range o.router.Consumers() {
 		if cs.Name == consumers.AnalyticsProjectionName {
 			consumer = &cs
