@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	wm "github.com/ThreeDotsLabs/watermill"
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
@@ -129,6 +130,6 @@ func (o *Outbox) message(ev events.Event) (*message.Message, error) {
 	msg := message.NewMessage(env.ID, payload)
 	msg.Metadata.Set(MetaType, string(ev.Type))
 	msg.Metadata.Set(MetaWorkspaceID, ev.WorkspaceID)
-	msg.Metadata.Set(MetaVersion, events.SchemaVersion)
+	msg.Metadata.Set(MetaVersion, strconv.Itoa(events.VersionOf(ev.Type)))
 	return msg, nil
 }

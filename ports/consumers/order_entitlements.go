@@ -2,9 +2,6 @@ package consumers
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"time"
 
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/orders"
@@ -23,12 +20,9 @@ func OrderEntitlements(app orders.Application) events.Consumer {
 			if ev.Type != events.EnrollmentRevoked {
 				return nil
 			}
-			var enrollment struct {
-				ID        string     `json:"id"`
-				RevokedAt *time.Time `json:"revokedAt"`
-			}
-			if err := json.Unmarshal(ev.Data, &enrollment); err != nil {
-				return fmt.Errorf("decode %s data: %w", ev.Type, err)
+			enrollment, err := events.EnrollmentRevokedV1.Decode(ev)
+			if err != nil {
+				return err
 			}
 			at := ev.CreatedAt
 			if enrollment.RevokedAt != nil {

@@ -77,7 +77,7 @@ func (h IssueCertificateHandler) Handle(ctx context.Context, cmd IssueCertificat
 			return nil
 		}
 		out = query.View(c)
-		return h.deps.Publisher.Publish(ctx, events.New(events.CertificateIssued, cmd.WorkspaceID, out))
+		return h.deps.Publisher.Publish(ctx, events.CertificateIssuedV1.New(cmd.WorkspaceID, out))
 	})
 	if err != nil {
 		return query.Certificate{}, false, fmt.Errorf("issue certificate: %w", err)

@@ -65,7 +65,7 @@ func (h GrantEnrollmentHandler) Handle(ctx context.Context, cmd GrantEnrollment)
 			return err
 		}
 		out = query.FromDomain(e)
-		return h.deps.Publisher.Publish(ctx, events.New(events.EnrollmentCreated, cmd.WorkspaceID, out))
+		return h.deps.Publisher.Publish(ctx, events.EnrollmentCreatedV1.New(cmd.WorkspaceID, out))
 	})
 	if err != nil {
 		return query.Enrollment{}, false, fmt.Errorf("grant enrollment: %w", err)

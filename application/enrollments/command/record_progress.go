@@ -88,7 +88,7 @@ func (h RecordProgressHandler) Handle(ctx context.Context, cmd RecordProgress) (
 				return err
 			}
 			if completedNow {
-				evs = append(evs, events.New(events.EnrollmentCompleted, cmd.WorkspaceID, query.FromDomain(e)))
+				evs = append(evs, events.EnrollmentCompletedV1.New(cmd.WorkspaceID, query.FromDomain(e)))
 			}
 		}
 		out = query.LessonProgress{
@@ -97,7 +97,7 @@ func (h RecordProgressHandler) Handle(ctx context.Context, cmd RecordProgress) (
 			Enrollment: query.FromDomain(e),
 		}
 		if recorded {
-			evs = append([]events.Event{events.New(events.LessonCompleted, cmd.WorkspaceID, out)}, evs...)
+			evs = append([]events.Event{events.LessonCompletedV1.New(cmd.WorkspaceID, out)}, evs...)
 		}
 		return h.deps.Publisher.Publish(ctx, evs...)
 	})

@@ -45,7 +45,7 @@ func (h RevokeEnrollmentHandler) Handle(ctx context.Context, cmd RevokeEnrollmen
 			return err
 		}
 		out = query.FromDomain(e)
-		return h.deps.Publisher.Publish(ctx, events.New(events.EnrollmentRevoked, cmd.WorkspaceID, out))
+		return h.deps.Publisher.Publish(ctx, events.EnrollmentRevokedV1.New(cmd.WorkspaceID, out))
 	})
 	if err != nil {
 		return query.Enrollment{}, fmt.Errorf("revoke enrollment: %w", err)

@@ -46,7 +46,7 @@ func (h AddRecordingHandler) Handle(ctx context.Context, cmd AddRecording) (quer
 			return err
 		}
 		out = query.RecordingView(r)
-		return h.deps.Publisher.Publish(ctx, events.New(events.RecordingReady, cmd.WorkspaceID, out))
+		return h.deps.Publisher.Publish(ctx, events.RecordingReadyV1.New(cmd.WorkspaceID, out))
 	})
 	if err != nil {
 		return query.Recording{}, fmt.Errorf("add recording: %w", err)

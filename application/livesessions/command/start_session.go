@@ -24,12 +24,12 @@ func NewStartSessionHandler(d Deps) StartSessionHandler { return StartSessionHan
 
 // Handle returns the live session.
 func (h StartSessionHandler) Handle(ctx context.Context, cmd StartSession) (query.LiveSession, error) {
-	return h.deps.transition(ctx, cmd.WorkspaceID, cmd.LiveSessionID, events.LiveSessionStarted, (*livesessions.Session).Start)
+	return h.deps.transition(ctx, cmd.WorkspaceID, cmd.LiveSessionID, events.LiveSessionStartedV1, (*livesessions.Session).Start)
 }
 
 // transition applies a life-cycle step to a locked session and publishes its event,
 // with the session as the API shows it, in the same transaction.
-func (d Deps) transition(ctx context.Context, workspaceID, id string, t events.Type,
+func (d Deps) transition(ctx context.Context, workspaceID, id string, t events.Contract[events.LiveSession],
 	step func(*livesessions.Session, time.Time) error) (query.LiveSession, error) {
 	var out query.LiveSession
 	err := d.Tx.WithinTx(ctx, func(ctx context.Context) error {
@@ -44,10 +44,10 @@ func (d Deps) transition(ctx context.Context, workspaceID, id string, t events.T
 			return err
 		}
 		out = query.SessionView(s)
-		return d.Publisher.Publish(ctx, events.New(t, workspaceID, out))
+		return d.Publisher.Publish(ctx, t.New(workspaceID, out))
 	})
 	if err != nil {
-		return query.LiveSession{}, fmt.Errorf("%s: %w", t, err)
+		return query.LiveSession{}, fmt.Errorf("%s: %w", t.Type, err)
 	}
 	return out, nil
 }

@@ -73,10 +73,8 @@ func (h PlaceOrderHandler) Handle(ctx context.Context, cmd PlaceOrder) (query.Or
 		if err := h.deps.Repo.Add(ctx, o); err != nil {
 			return err
 		}
-		if out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, o.ID); err != nil {
-			return err
-		}
-		return h.deps.Publisher.Publish(ctx, events.New(events.OrderPaid, cmd.WorkspaceID, out))
+		out = query.FromDomain(o)
+		return h.deps.Publisher.Publish(ctx, events.OrderPaidV1.New(cmd.WorkspaceID, out))
 	})
 	if err != nil {
 		return query.Order{}, fmt.Errorf("place order: %w", err)

@@ -54,10 +54,8 @@ func (h RefundOrderHandler) Handle(ctx context.Context, cmd RefundOrder) (query.
 		if err := h.deps.Repo.Update(ctx, o); err != nil {
 			return err
 		}
-		if out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, o.ID); err != nil {
-			return err
-		}
-		return h.deps.Publisher.Publish(ctx, events.New(events.OrderRefunded, cmd.WorkspaceID, out))
+		out = query.FromDomain(o)
+		return h.deps.Publisher.Publish(ctx, events.OrderRefundedV1.New(cmd.WorkspaceID, out))
 	})
 	if err != nil {
 		return query.Order{}, fmt.Errorf("refund order: %w", err)

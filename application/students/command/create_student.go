@@ -50,10 +50,8 @@ func (h CreateStudentHandler) Handle(ctx context.Context, cmd CreateStudent) (ou
 			out, err = h.deps.ReadModel.GetByEmail(ctx, cmd.WorkspaceID, s.Email)
 			return err
 		}
-		if out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, s.ID); err != nil {
-			return err
-		}
-		return h.deps.Publisher.Publish(ctx, events.New(events.StudentCreated, cmd.WorkspaceID, out))
+		out = query.FromDomain(s, nil) // a new student has no enrollments yet
+		return h.deps.Publisher.Publish(ctx, events.StudentCreatedV1.New(cmd.WorkspaceID, out))
 	})
 	if err != nil {
 		return query.Student{}, false, fmt.Errorf("create student: %w", err)

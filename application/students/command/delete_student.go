@@ -32,16 +32,18 @@ func (h DeleteStudentHandler) Handle(ctx context.Context, cmd DeleteStudent) (qu
 		if err != nil {
 			return err
 		}
-		if out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, s.ID); err != nil {
+		history, err := h.deps.ReadModel.EnrollmentHistory(ctx, cmd.WorkspaceID, s.ID)
+		if err != nil {
 			return err
 		}
+		out = query.FromDomain(s, history) // as last shown: before the deletion
 		if err := s.Delete(h.deps.Clock.Now()); err != nil {
 			return err
 		}
 		if err := h.deps.Repo.Update(ctx, s); err != nil {
 			return err
 		}
-		return h.deps.Publisher.Publish(ctx, events.New(events.StudentDeleted, cmd.WorkspaceID, out))
+		return h.deps.Publisher.Publish(ctx, events.StudentDeletedV1.New(cmd.WorkspaceID, out))
 	})
 	if err != nil {
 		return query.Student{}, fmt.Errorf("delete student: %w", err)

@@ -46,13 +46,15 @@ func (h UpdateStudentHandler) Handle(ctx context.Context, cmd UpdateStudent) (qu
 				return err
 			}
 		}
-		if out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, s.ID); err != nil {
+		history, err := h.deps.ReadModel.EnrollmentHistory(ctx, cmd.WorkspaceID, s.ID)
+		if err != nil {
 			return err
 		}
+		out = query.FromDomain(s, history)
 		if !changed {
 			return nil
 		}
-		return h.deps.Publisher.Publish(ctx, events.New(events.StudentUpdated, cmd.WorkspaceID, out))
+		return h.deps.Publisher.Publish(ctx, events.StudentUpdatedV1.New(cmd.WorkspaceID, out))
 	})
 	if err != nil {
 		return query.Student{}, fmt.Errorf("update student: %w", err)
