@@ -28,9 +28,10 @@ func OrderEntitlements(app orders.Application) events.Consumer {
 			if enrollment.RevokedAt != nil {
 				at = *enrollment.RevokedAt
 			}
-			return app.Commands.RecordEnrollmentRevoked.Handle(ctx, command.RecordEnrollmentRevoked{
+			_, err = app.Commands.RecordEnrollmentRevoked.Handle(ctx, command.RecordEnrollmentRevoked{
 				WorkspaceID: ev.WorkspaceID, EnrollmentID: enrollment.ID, RevokedAt: at,
 			})
+			return err
 		},
 	}
 }

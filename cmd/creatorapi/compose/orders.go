@@ -27,10 +27,10 @@ func Orders() fx.Option {
 			sqlstore.NewOrderCatalog,
 			func(tx platform.Transactor, repo *sqlstore.Orders, rm *sqlstore.OrderReads, ws *sqlstore.Workspaces,
 				st *sqlstore.Students, catalog *sqlstore.OrderCatalog, enr enrollments.Application,
-				pub platform.Publisher, i platform.IDs, c platform.Clock) orders.Application {
+				pub platform.Publisher, i platform.IDs, c platform.Clock, obs platform.Observer) orders.Application {
 				return orders.New(command.Deps{
 					Tx: tx, Repo: repo, ReadModel: rm, Workspaces: ws, Students: st, Courses: catalog,
-					Entitlements: orderEntitlements{app: enr}, Publisher: pub, IDs: i, Clock: c,
+					Entitlements: orderEntitlements{app: enr}, Publisher: pub, IDs: i, Clock: c, Observer: obs,
 				})
 			},
 			apiEndpoints(v1.OrderEndpoints),

@@ -7,10 +7,12 @@ import (
 	"os"
 
 	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/clock"
 	"github.com/creatorapi/creatorapi/adapters/ids"
+	"github.com/creatorapi/creatorapi/adapters/observe"
 	"github.com/creatorapi/creatorapi/adapters/secrets"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
@@ -30,6 +32,9 @@ func Platform() fx.Option {
 			func(c platform.Clock) platform.IDs { return ids.NewULIDs(c) },
 			func(l *slog.Logger) wm.LoggerAdapter { return wm.NewSlogLogger(l) },
 			newMasterKey,
+			func(l *slog.Logger, r *prometheus.Registry) (platform.Observer, error) {
+				return observe.NewUseCases(l, r)
+			},
 			sqlstore.NewSettings,
 			watermill.NewWakeup,
 			func(db *sqldb.DB, i platform.IDs, c platform.Clock, l wm.LoggerAdapter, w *watermill.Wakeup) platform.Publisher {
