@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/creatorapi/creatorapi/application/courses/query"
@@ -45,26 +44,19 @@ func (h ArchiveCourseHandler) Handle(ctx context.Context, cmd ArchiveCourse) (qu
 }
 
 // transition applies a life-cycle step and publishes its event, built from the course it
-// changed, in the same transaction.
+// changed, in the command's transaction.
 func (d Deps) transition(ctx context.Context, workspaceID, courseID string, t events.Contract[events.CourseDetail],
 	step func(*courses.Course, time.Time) error) (query.CourseDetail, error) {
-	var out query.CourseDetail
-	err := d.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		c, err := d.Repo.Get(ctx, workspaceID, courseID)
-		if err != nil {
-			return err
-		}
-		if err := step(c, d.Clock.Now()); err != nil {
-			return err
-		}
-		if err := d.Repo.Update(ctx, c); err != nil {
-			return err
-		}
-		out = query.FromDomain(c)
-		return d.Publisher.Publish(ctx, t.New(workspaceID, out))
-	})
+	c, err := d.Repo.Get(ctx, workspaceID, courseID)
 	if err != nil {
-		return query.CourseDetail{}, fmt.Errorf("%s: %w", t.Type, err)
+		return query.CourseDetail{}, err
 	}
-	return out, nil
+	if err := step(c, d.Clock.Now()); err != nil {
+		return query.CourseDetail{}, err
+	}
+	if err := d.Repo.Update(ctx, c); err != nil {
+		return query.CourseDetail{}, err
+	}
+	out := query.FromDomain(c)
+	return out, d.Publisher.Publish(ctx, t.New(workspaceID, out))
 }

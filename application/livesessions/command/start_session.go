@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/creatorapi/creatorapi/application/events"
@@ -28,26 +27,19 @@ func (h StartSessionHandler) Handle(ctx context.Context, cmd StartSession) (quer
 }
 
 // transition applies a life-cycle step to a locked session and publishes its event,
-// with the session as the API shows it, in the same transaction.
+// with the session as the API shows it, in the command's transaction.
 func (d Deps) transition(ctx context.Context, workspaceID, id string, t events.Contract[events.LiveSession],
 	step func(*livesessions.Session, time.Time) error) (query.LiveSession, error) {
-	var out query.LiveSession
-	err := d.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		s, err := d.Sessions.Get(ctx, workspaceID, id)
-		if err != nil {
-			return err
-		}
-		if err := step(s, d.Clock.Now()); err != nil {
-			return err
-		}
-		if err := d.Sessions.Update(ctx, s); err != nil {
-			return err
-		}
-		out = query.SessionView(s)
-		return d.Publisher.Publish(ctx, t.New(workspaceID, out))
-	})
+	s, err := d.Sessions.Get(ctx, workspaceID, id)
 	if err != nil {
-		return query.LiveSession{}, fmt.Errorf("%s: %w", t.Type, err)
+		return query.LiveSession{}, err
 	}
-	return out, nil
+	if err := step(s, d.Clock.Now()); err != nil {
+		return query.LiveSession{}, err
+	}
+	if err := d.Sessions.Update(ctx, s); err != nil {
+		return query.LiveSession{}, err
+	}
+	out := query.SessionView(s)
+	return out, d.Publisher.Publish(ctx, t.New(workspaceID, out))
 }

@@ -16,10 +16,10 @@ func LiveSessions() fx.Option {
 		fx.Provide(
 			sqlstore.NewLiveSessions,
 			func(tx platform.Transactor, repo *sqlstore.LiveSessions, ws *sqlstore.Workspaces,
-				pub platform.Publisher, i platform.IDs, c platform.Clock) livesessions.Application {
+				pub platform.Publisher, i platform.IDs, c platform.Clock, obs platform.Observer) livesessions.Application {
 				return livesessions.New(command.Deps{
 					Tx: tx, Sessions: repo, Recordings: repo.Recordings(), Courses: repo.Courses(), Workspaces: ws,
-					Publisher: pub, IDs: i, Clock: c,
+					Publisher: pub, IDs: i, Clock: c, Observer: obs,
 				})
 			},
 			operatorRoutes(operator.LiveSessionRoutes),
