@@ -80,3 +80,10 @@ func RequestID(ctx context.Context) string {
 	id, _ := ctx.Value(requestIDKey{}).(string)
 	return id
 }
+
+// Upsert is the result of a use case that stores something or finds it stored already
+// (idempotent creates): Created tells which, for the port's 201 or 200.
+type Upsert[R any] struct {
+	Value   R
+	Created bool
+}

@@ -36,6 +36,7 @@ type Deps struct {
 	Publisher   platform.Publisher
 	IDs         platform.IDs
 	Clock       platform.Clock
+	Observer    platform.Observer // logging, metrics and tracing of every use case
 }
 
 func (d Deps) requireWorkspace(ctx context.Context, workspaceID string) error {

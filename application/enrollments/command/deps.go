@@ -45,6 +45,7 @@ type Deps struct {
 	Publisher platform.Publisher
 	IDs       platform.IDs
 	Clock     platform.Clock
+	Observer  platform.Observer // logging, metrics and tracing of every use case
 }
 
 // requireStudent resolves a body reference: a missing student is the request's fault

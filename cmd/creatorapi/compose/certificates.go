@@ -16,10 +16,10 @@ func Certificates() fx.Option {
 		fx.Provide(
 			sqlstore.NewCertificates,
 			func(tx platform.Transactor, repo *sqlstore.Certificates, ws *sqlstore.Workspaces, st *sqlstore.Students,
-				pub platform.Publisher, i platform.IDs, c platform.Clock) certificates.Application {
+				pub platform.Publisher, i platform.IDs, c platform.Clock, obs platform.Observer) certificates.Application {
 				return certificates.New(command.Deps{
 					Tx: tx, Repo: repo, Workspaces: ws, Students: st, Completions: repo.Completions(),
-					Publisher: pub, IDs: i, Clock: c,
+					Publisher: pub, IDs: i, Clock: c, Observer: obs,
 				})
 			},
 			operatorRoutes(operator.CertificateRoutes),

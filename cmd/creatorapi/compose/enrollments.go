@@ -20,9 +20,9 @@ func Enrollments() fx.Option {
 			sqlstore.NewEnrollmentCatalog,
 			sqlstore.NewProgress,
 			func(tx platform.Transactor, repo *sqlstore.Enrollments, progress *sqlstore.Progress, st *sqlstore.Students,
-				catalog *sqlstore.EnrollmentCatalog, pub platform.Publisher, i platform.IDs, c platform.Clock) enrollments.Application {
+				catalog *sqlstore.EnrollmentCatalog, pub platform.Publisher, i platform.IDs, c platform.Clock, obs platform.Observer) enrollments.Application {
 				return enrollments.New(command.Deps{
-					Tx: tx, Repo: repo, Progress: progress, Students: st, Catalog: catalog, Publisher: pub, IDs: i, Clock: c,
+					Tx: tx, Repo: repo, Progress: progress, Students: st, Catalog: catalog, Publisher: pub, IDs: i, Clock: c, Observer: obs,
 				}, repo)
 			},
 			apiEndpoints(v1.EnrollmentEndpoints),

@@ -45,10 +45,10 @@ type orderEntitlements struct{ app enrollments.Application }
 
 // Grant enrolls the student with source "order" (or reactivates a revoked enrollment).
 func (e orderEntitlements) Grant(ctx context.Context, workspaceID, studentID, courseID string) (string, error) {
-	en, _, err := e.app.Commands.GrantEnrollment.Handle(ctx, enrollmentcmd.GrantEnrollment{
+	en, err := e.app.Commands.GrantEnrollment.Handle(ctx, enrollmentcmd.GrantEnrollment{
 		WorkspaceID: workspaceID, StudentID: studentID, CourseID: courseID, Source: string(domainenrollments.SourceOrder),
 	})
-	return en.ID, err
+	return en.Value.ID, err
 }
 
 // Revoke revokes the enrollment; an already revoked one stays as it is.

@@ -18,8 +18,8 @@ func Students() fx.Option {
 			sqlstore.NewStudents,
 			sqlstore.NewStudentReads,
 			func(tx platform.Transactor, repo *sqlstore.Students, rm *sqlstore.StudentReads, ws *sqlstore.Workspaces,
-				pub platform.Publisher, i platform.IDs, c platform.Clock) students.Application {
-				return students.New(command.Deps{Tx: tx, Repo: repo, ReadModel: rm, Workspaces: ws, Publisher: pub, IDs: i, Clock: c})
+				pub platform.Publisher, i platform.IDs, c platform.Clock, obs platform.Observer) students.Application {
+				return students.New(command.Deps{Tx: tx, Repo: repo, ReadModel: rm, Workspaces: ws, Publisher: pub, IDs: i, Clock: c, Observer: obs})
 			},
 			apiEndpoints(v1.StudentEndpoints),
 			operatorRoutes(operator.StudentRoutes),
