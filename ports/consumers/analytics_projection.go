@@ -17,7 +17,8 @@ func AnalyticsProjection(app analytics.Application) events.Consumer {
 	return events.Consumer{
 		Name: AnalyticsProjectionName,
 		Handle: func(ctx context.Context, ev events.Envelope) error {
-			return app.Commands.ApplyEvent.Handle(ctx, ev)
+			_, err := app.Commands.ApplyEvent.Handle(ctx, ev)
+			return err
 		},
 	}
 }

@@ -26,14 +26,14 @@ func NewApplyEventHandler(p Projection, c platform.Clock) ApplyEventHandler {
 
 // Handle applies ev in the transaction carried by ctx. It is not idempotent by itself:
 // the caller (the consumer's ledger) runs it once per event.
-func (h ApplyEventHandler) Handle(ctx context.Context, ev events.Envelope) error {
+func (h ApplyEventHandler) Handle(ctx context.Context, ev events.Envelope) (struct{}, error) {
 	if err := h.apply(ctx, ev); err != nil {
-		return fmt.Errorf("analytics: apply %s %s: %w", ev.Type, ev.ID, err)
+		return struct{}{}, fmt.Errorf("apply %s %s: %w", ev.Type, ev.ID, err)
 	}
 	if err := h.proj.Advance(ctx, ev.ID, ev.CreatedAt.UTC(), h.clock.Now().UTC()); err != nil {
-		return fmt.Errorf("analytics: progress after %s: %w", ev.ID, err)
+		return struct{}{}, fmt.Errorf("progress after %s: %w", ev.ID, err)
 	}
-	return nil
+	return struct{}{}, nil
 }
 
 // apply reads each payload through its event contract, the one the producer wrote.
