@@ -87,3 +87,13 @@ type Upsert[R any] struct {
 	Value   R
 	Created bool
 }
+
+// Kit is what every module's commands take from the platform; module Deps embed it next
+// to their own ports, and the composition root builds it once.
+type Kit struct {
+	Tx        Transactor
+	Publisher Publisher
+	IDs       IDs
+	Clock     Clock
+	Observer  Observer // logging, metrics and tracing of every use case
+}

@@ -25,12 +25,11 @@ func Orders() fx.Option {
 			sqlstore.NewOrders,
 			sqlstore.NewOrderReads,
 			sqlstore.NewOrderCatalog,
-			func(tx platform.Transactor, repo *sqlstore.Orders, rm *sqlstore.OrderReads, ws *sqlstore.Workspaces,
-				st *sqlstore.Students, catalog *sqlstore.OrderCatalog, enr enrollments.Application,
-				pub platform.Publisher, i platform.IDs, c platform.Clock, obs platform.Observer) orders.Application {
+			func(kit platform.Kit, repo *sqlstore.Orders, rm *sqlstore.OrderReads, ws *sqlstore.Workspaces,
+				st *sqlstore.Students, catalog *sqlstore.OrderCatalog, enr enrollments.Application) orders.Application {
 				return orders.New(command.Deps{
-					Tx: tx, Repo: repo, ReadModel: rm, Workspaces: ws, Students: st, Courses: catalog,
-					Entitlements: orderEntitlements{app: enr}, Publisher: pub, IDs: i, Clock: c, Observer: obs,
+					Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws, Students: st, Courses: catalog,
+					Entitlements: orderEntitlements{app: enr},
 				})
 			},
 			apiEndpoints(v1.OrderEndpoints),

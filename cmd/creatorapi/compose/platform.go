@@ -35,6 +35,9 @@ func Platform() fx.Option {
 			func(l *slog.Logger, r *prometheus.Registry) (platform.Observer, error) {
 				return observe.NewUseCases(l, r)
 			},
+			func(tx platform.Transactor, pub platform.Publisher, i platform.IDs, c platform.Clock, obs platform.Observer) platform.Kit {
+				return platform.Kit{Tx: tx, Publisher: pub, IDs: i, Clock: c, Observer: obs}
+			},
 			sqlstore.NewSettings,
 			watermill.NewWakeup,
 			func(db *sqldb.DB, i platform.IDs, c platform.Clock, l wm.LoggerAdapter, w *watermill.Wakeup) platform.Publisher {
