@@ -64,6 +64,13 @@ func importRule(pkg, imp string) string {
 		if internal && (layer(i) == "adapters" || layer(i) == "cmd" || layer(i) == "tests") {
 			return "ports never import " + layer(i)
 		}
+		if internal && layer(i) == "ports" && portOf(i) != portOf(p) && i != sharedHTTPKit {
+			return "a port never imports another port; share through " + sharedHTTPKit + " or the application"
+		}
+	case "cmd":
+		if internal && layer(i) == "adapters" && !strings.HasPrefix(p+"/", compositionRoot+"/") {
+			return "only the composition root (" + compositionRoot + ") wires adapters"
+		}
 	case "migrations":
 		if internal {
 			return "migrations are data only"
@@ -72,9 +79,34 @@ func importRule(pkg, imp string) string {
 	return ""
 }
 
+// sharedHTTPKit is the one ports package other ports may import: decoding, the error
+// envelope, lists and cursors. It imports no port itself.
+const sharedHTTPKit = "ports/http/web"
+
+// compositionRoot is the one package outside tests/ that may import adapters.
+const compositionRoot = "cmd/creatorapi/compose"
+
+// portOf names the port a package belongs to: ports/http/api/v1 -> ports/http/api,
+// ports/cli/demo -> ports/cli/demo, ports/consumers -> ports/consumers.
+func portOf(path string) string {
+	parts := strings.Split(path, "/")
+	n := 2
+	if len(parts) > 1 && (parts[1] == "http" || parts[1] == "cli") {
+		n = 3
+	}
+	if len(parts) < n {
+		return path
+	}
+	return strings.Join(parts[:n], "/")
+}
+
+// listedPackage is what go list says of a package, test files included: the rule holds
+// for what the tests of a package import too (in-package and external _test files).
 type listedPackage struct {
-	ImportPath string
-	Imports    []string
+	ImportPath   string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
 }
 
 func TestDependencyRule(t *testing.T) {
@@ -83,7 +115,7 @@ func TestDependencyRule(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(out))
-	var checked int
+	var checked, testFiles int
 	for {
 		var p listedPackage
 		if err := dec.Decode(&p); err == io.EOF {
@@ -92,14 +124,19 @@ func TestDependencyRule(t *testing.T) {
 			t.Fatalf("decode go list: %v", err)
 		}
 		checked++
-		for _, imp := range p.Imports {
-			if why := importRule(p.ImportPath, imp); why != "" {
-				t.Errorf("%s imports %s: %s", p.ImportPath, imp, why)
+		for kind, imports := range map[string][]string{"": p.Imports, " (tests)": p.TestImports, " (external tests)": p.XTestImports} {
+			for _, imp := range imports {
+				if kind != "" {
+					testFiles++
+				}
+				if why := importRule(p.ImportPath, imp); why != "" {
+					t.Errorf("%s%s imports %s: %s", p.ImportPath, kind, imp, why)
+				}
 			}
 		}
 	}
-	if checked < 20 {
-		t.Fatalf("go list returned only %d packages", checked)
+	if checked < 20 || testFiles == 0 {
+		t.Fatalf("go list returned only %d packages and %d test-file imports", checked, testFiles)
 	}
 }
 
@@ -131,6 +168,17 @@ func TestDependencyRuleCatchesViolations(t *testing.T) {
 		{m("ports/http/api/v1"), m("adapters/sqlstore"), true},
 		{m("ports/http/api/v1"), m("cmd/creatorapi/compose"), true},
 		{m("cmd/creatorapi/compose"), m("adapters/sqlstore"), false},
+		{m("cmd/creatorapi"), m("cmd/creatorapi/compose"), false},
+		{m("cmd/creatorapi"), m("adapters/watermill"), true},
+		{m("cmd/creatorapi"), m("adapters/sqlstore"), true},
+		{m("ports/http/operator"), m("ports/http/api/v1"), true},
+		{m("ports/http/api/v1"), m("ports/http/operator"), true},
+		{m("ports/consumers"), m("ports/http/api/v1"), true},
+		{m("ports/cli/demo"), m("ports/consumers"), true},
+		{m("ports/http/operator"), m("ports/http/web"), false},
+		{m("ports/http/api/v1"), m("ports/http/api/v1/internal/x"), false},
+		{m("ports/http/web"), m("ports/http/api/v1"), true},
+		{m("tests"), m("adapters/sqlstore"), false},
 	} {
 		if got := importRule(c.pkg, c.imp) != ""; got != c.banned {
 			t.Errorf("%s -> %s: banned=%v, want %v (%s)", c.pkg, c.imp, got, c.banned, fmt.Sprint(importRule(c.pkg, c.imp)))

@@ -15,7 +15,6 @@ import (
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
-	"github.com/creatorapi/creatorapi/ports/consumers"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
@@ -76,8 +75,8 @@ func (a *eventsApp) stop(t *testing.T) {
 }
 
 // withConsumer registers c in the event_consumers group.
-func withConsumer(c consumers.Consumer) fx.Option {
-	return fx.Provide(fx.Annotate(func() consumers.Consumer { return c }, fx.ResultTags(`group:"event_consumers"`)))
+func withConsumer(c events.Consumer) fx.Option {
+	return fx.Provide(fx.Annotate(func() events.Consumer { return c }, fx.ResultTags(`group:"event_consumers"`)))
 }
 
 // withRouterConfig adjusts the router's settings.
@@ -125,8 +124,8 @@ func createEffects(t testing.TB, db *sqldb.DB) {
 }
 
 // effectsConsumer inserts an effect row through the subscriber's transaction.
-func effectsConsumer(name string, db func() *sqldb.DB, before func(ev events.Envelope) error) consumers.Consumer {
-	return consumers.Consumer{Name: name, Handle: func(ctx context.Context, ev events.Envelope) error {
+func effectsConsumer(name string, db func() *sqldb.DB, before func(ev events.Envelope) error) events.Consumer {
+	return events.Consumer{Name: name, Handle: func(ctx context.Context, ev events.Envelope) error {
 		d := db()
 		if _, err := d.Write(ctx).ExecContext(ctx, d.Rebind(`INSERT INTO test_effects (consumer, event_id) VALUES (?, ?)`), name, ev.ID); err != nil {
 			return err

@@ -6,23 +6,21 @@ import (
 	"io"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/oklog/ulid"
-)
 
-// Clock is the time source the ids follow, so that ids sort like creation times.
-type Clock interface{ Now() time.Time }
+	"github.com/creatorapi/creatorapi/application/platform"
+)
 
 // ULIDs generates ids; within one millisecond they increase monotonically.
 type ULIDs struct {
-	clock   Clock
+	clock   platform.Clock // ids sort like creation times
 	mu      sync.Mutex
 	entropy io.Reader
 }
 
 // NewULIDs builds a generator on clock.
-func NewULIDs(clock Clock) *ULIDs {
+func NewULIDs(clock platform.Clock) *ULIDs {
 	return &ULIDs{clock: clock, entropy: ulid.Monotonic(rand.Reader, 0)}
 }
 

@@ -156,6 +156,30 @@ func (r *StudentReads) views(ctx context.Context, workspaceID string, rows []stu
 		ids[i] = row.ID
 		index[row.ID] = i
 	}
+	history, err := r.enrollmentsOf(ctx, workspaceID, ids)
+	if err != nil {
+		return nil, err
+	}
+	for id, ens := range history {
+		out[index[id]].Enrollments = ens
+	}
+	return out, nil
+}
+
+// EnrollmentHistory returns the enrollments of one student with progress, oldest first.
+func (r *StudentReads) EnrollmentHistory(ctx context.Context, workspaceID, studentID string) ([]query.Enrollment, error) {
+	history, err := r.enrollmentsOf(ctx, workspaceID, []string{studentID})
+	if err != nil {
+		return nil, err
+	}
+	if history[studentID] == nil {
+		return []query.Enrollment{}, nil
+	}
+	return history[studentID], nil
+}
+
+// enrollmentsOf loads the enrollments of the students ids in one query, by student.
+func (r *StudentReads) enrollmentsOf(ctx context.Context, workspaceID string, ids []string) (map[string][]query.Enrollment, error) {
 	stmt, args, err := sqlx.In(r.enrollmentsOfAny, workspaceID, ids)
 	if err != nil {
 		return nil, fmt.Errorf("expand student ids: %w", err)
@@ -164,9 +188,9 @@ func (r *StudentReads) views(ctx context.Context, workspaceID string, rows []stu
 	if err := r.db.Read(ctx).SelectContext(ctx, &ens, r.db.Rebind(stmt), args...); err != nil {
 		return nil, fmt.Errorf("list enrollments of students: %w", err)
 	}
+	out := map[string][]query.Enrollment{}
 	for _, e := range ens {
-		s := &out[index[e.StudentID]]
-		s.Enrollments = append(s.Enrollments, query.Enrollment{
+		out[e.StudentID] = append(out[e.StudentID], query.Enrollment{
 			ID: e.ID, CourseID: e.CourseID, Status: e.Status, CreatedAt: e.CreatedAt.UTC(),
 			RevokedAt: utcPtr(e.RevokedAt), CompletedAt: utcPtr(e.CompletedAt),
 			Progress: query.Progress{

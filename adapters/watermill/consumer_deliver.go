@@ -20,7 +20,7 @@ const savepoint = "consumer_event"
 // deliver applies the message to c in the transaction of ctx: up to attempts tries with
 // exponential backoff, then the event is parked and acknowledged so the stream goes on.
 // It returns an error (Nack, redelivery) only when the database itself fails.
-func (r *Router) deliver(ctx context.Context, c Consumer, msg *message.Message) error {
+func (r *Router) deliver(ctx context.Context, c events.Consumer, msg *message.Message) error {
 	var ev events.Envelope
 	if err := json.Unmarshal(msg.Payload, &ev); err != nil {
 		ev = events.Envelope{ID: msg.UUID, Type: events.Type(msg.Metadata.Get(MetaType))}
@@ -55,7 +55,7 @@ type savepointError struct{ err error }
 func (e savepointError) Error() string { return e.err.Error() }
 func (e savepointError) Unwrap() error { return e.err }
 
-func (r *Router) attempt(ctx context.Context, c Consumer, ev events.Envelope) error {
+func (r *Router) attempt(ctx context.Context, c events.Consumer, ev events.Envelope) error {
 	q := r.db.Write(ctx)
 	if _, err := q.ExecContext(ctx, "SAVEPOINT "+savepoint); err != nil {
 		return savepointError{fmt.Errorf("savepoint: %w", err)}
@@ -75,7 +75,7 @@ func (r *Router) attempt(ctx context.Context, c Consumer, ev events.Envelope) er
 	return nil
 }
 
-func (r *Router) park(ctx context.Context, c Consumer, ev events.Envelope, payload []byte, cause error, attempts int) error {
+func (r *Router) park(ctx context.Context, c events.Consumer, ev events.Envelope, payload []byte, cause error, attempts int) error {
 	r.logger.Error("consumer gave up, event parked", cause, map[string]any{"consumer": c.Name, "event_id": ev.ID, "attempts": attempts})
 	if err := r.ledger.parkFailed(ctx, c.Name, ev, payload, cause, attempts); err != nil {
 		return err

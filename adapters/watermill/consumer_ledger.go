@@ -8,26 +8,20 @@ import (
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/platform"
 )
-
-// Consumer is one consumer group of the stream (the composition root maps the ports'
-// consumers to this; adapters do not import ports).
-type Consumer struct {
-	Name   string
-	Handle func(ctx context.Context, ev events.Envelope) error
-}
 
 // Ledger records, in the caller's transaction, which events each consumer applied
 // (event_processed) and which it parked after failing (event_failures).
 type Ledger struct {
 	db                                        *sqldb.DB
-	clock                                     Clock
+	clock                                     platform.Clock
 	markProcessed, park, list, listAll        string
 	markReplayed, recordRetryFailure, pending string
 }
 
 // NewLedger prepares the ledger's statements for db's dialect.
-func NewLedger(db *sqldb.DB, clock Clock) *Ledger {
+func NewLedger(db *sqldb.DB, clock platform.Clock) *Ledger {
 	const columns = `consumer, event_id, event_type, payload, error, attempts, first_failed_at, last_failed_at, replayed_at`
 	return &Ledger{
 		db: db, clock: clock,
@@ -50,7 +44,7 @@ func NewLedger(db *sqldb.DB, clock Clock) *Ledger {
 
 // applyOnce runs c.Handle on ev unless c already applied it, in the transaction of ctx.
 // It reports whether Handle ran. The marker and Handle's writes commit or vanish together.
-func (l *Ledger) applyOnce(ctx context.Context, c Consumer, ev events.Envelope) (bool, error) {
+func (l *Ledger) applyOnce(ctx context.Context, c events.Consumer, ev events.Envelope) (bool, error) {
 	res, err := l.db.Write(ctx).ExecContext(ctx, l.markProcessed, c.Name, ev.ID, l.now())
 	if err != nil {
 		return false, fmt.Errorf("mark %s processed by %s: %w", ev.ID, c.Name, err)
@@ -67,7 +61,7 @@ func (l *Ledger) applyOnce(ctx context.Context, c Consumer, ev events.Envelope) 
 }
 
 // safeHandle turns a panic into an error, so a bug parks the event like any failure.
-func safeHandle(ctx context.Context, c Consumer, ev events.Envelope) (err error) {
+func safeHandle(ctx context.Context, c events.Consumer, ev events.Envelope) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("consumer %s panicked on %s: %v", c.Name, ev.ID, p)

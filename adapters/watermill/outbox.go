@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
+	"strconv"
 
 	wm "github.com/ThreeDotsLabs/watermill"
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/platform"
 )
 
 // Topic is the single stream of domain events; one topic keeps a total order that
@@ -28,19 +29,13 @@ const (
 	MetaVersion     = "schema_version"
 )
 
-// Clock and IDs are the stamping sources of the outbox.
-type (
-	Clock interface{ Now() time.Time }
-	IDs   interface{ New(prefix string) string }
-)
-
 // Outbox publishes events on the transaction in the context: they commit or vanish
 // with the change that caused them.
 type Outbox struct {
 	db     *sqldb.DB
 	schema wsql.SchemaAdapter
-	ids    IDs
-	clock  Clock
+	ids    platform.IDs
+	clock  platform.Clock
 	logger wm.LoggerAdapter
 	wake   *Wakeup // nil: subscribers find events by their slow poll only
 }
@@ -62,7 +57,7 @@ func OffsetsFor(d sqldb.Dialect) wsql.OffsetsAdapter {
 }
 
 // NewOutbox builds the outbox of db.
-func NewOutbox(db *sqldb.DB, ids IDs, clock Clock, logger wm.LoggerAdapter) *Outbox {
+func NewOutbox(db *sqldb.DB, ids platform.IDs, clock platform.Clock, logger wm.LoggerAdapter) *Outbox {
 	return &Outbox{db: db, schema: SchemaFor(db.Dialect), ids: ids, clock: clock, logger: logger}
 }
 
@@ -141,6 +136,6 @@ func (o *Outbox) message(ev events.Event) (*message.Message, error) {
 	msg := message.NewMessage(env.ID, payload)
 	msg.Metadata.Set(MetaType, string(ev.Type))
 	msg.Metadata.Set(MetaWorkspaceID, ev.WorkspaceID)
-	msg.Metadata.Set(MetaVersion, events.SchemaVersion)
+	msg.Metadata.Set(MetaVersion, strconv.Itoa(events.VersionOf(ev.Type)))
 	return msg, nil
 }

@@ -51,12 +51,12 @@ type Replayed struct {
 // Replay runs the parked, not yet replayed events (filtered by consumer and event id
 // when not empty) through their consumer again, each in its own transaction, and marks
 // those that succeed replayed. One that fails again stays parked with its attempt counted.
-func (l *Ledger) Replay(ctx context.Context, consumers []Consumer, consumer, eventID string) ([]Replayed, error) {
+func (l *Ledger) Replay(ctx context.Context, consumers []events.Consumer, consumer, eventID string) ([]Replayed, error) {
 	var pending []Failure
 	if err := l.db.Read(ctx).SelectContext(ctx, &pending, l.pending, consumer, consumer, eventID, eventID); err != nil {
 		return nil, fmt.Errorf("list parked events: %w", err)
 	}
-	byName := map[string]Consumer{}
+	byName := map[string]events.Consumer{}
 	for _, c := range consumers {
 		byName[c.Name] = c
 	}
@@ -76,7 +76,7 @@ func (l *Ledger) Replay(ctx context.Context, consumers []Consumer, consumer, eve
 	return out, nil
 }
 
-func (l *Ledger) replayOne(ctx context.Context, byName map[string]Consumer, f Failure) error {
+func (l *Ledger) replayOne(ctx context.Context, byName map[string]events.Consumer, f Failure) error {
 	c, ok := byName[f.Consumer]
 	if !ok {
 		return fmt.Errorf("no consumer named %q is registered", f.Consumer)

@@ -34,7 +34,7 @@ type outboxRow struct {
 // running subscriber of the group then redelivers the stream from the start and skips
 // what is marked, so events committed during the rebuild are applied once, by it. Any
 // failure rolls everything back. Only what retention left in the outbox is replayed.
-func (l *Ledger) Rebuild(ctx context.Context, pos *Positions, c Consumer, reset func(ctx context.Context) error) (Rebuilt, error) {
+func (l *Ledger) Rebuild(ctx context.Context, pos *Positions, c events.Consumer, reset func(ctx context.Context) error) (Rebuilt, error) {
 	out := Rebuilt{Consumer: c.Name}
 	page := l.db.Rebind(`SELECT '' AS tx, "offset" AS off, payload FROM watermill_events WHERE "offset" > ? ORDER BY "offset" LIMIT ?`)
 	if l.db.Dialect == sqldb.Postgres {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/platform"
 )
 
 // retentionChunk bounds one delete, so that pruning a large backlog never holds the
@@ -19,13 +20,13 @@ const retentionChunk = 1000
 // database clock (their created_at default). With no consumer group yet, nothing goes.
 type Retention struct {
 	db                      *sqldb.DB
-	clock                   Clock
+	clock                   platform.Clock
 	keep                    time.Duration
 	position, prune, marker string
 }
 
 // NewRetention prepares the statements of db's dialect.
-func NewRetention(db *sqldb.DB, clock Clock, keep time.Duration) *Retention {
+func NewRetention(db *sqldb.DB, clock platform.Clock, keep time.Duration) *Retention {
 	r := &Retention{db: db, clock: clock, keep: keep,
 		marker: db.Rebind(`DELETE FROM event_processed WHERE processed_at < ?`)}
 	if db.Dialect == sqldb.Postgres {

@@ -13,6 +13,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/events"
 )
 
 // RouterConfig tunes delivery; DefaultRouterConfig gives the production values.
@@ -60,7 +61,7 @@ type Router struct {
 	db        *sqldb.DB
 	ledger    *Ledger
 	wake      *Wakeup
-	consumers []Consumer
+	consumers []events.Consumer
 	cfg       RouterConfig
 	logger    wm.LoggerAdapter
 	stopping  atomic.Bool
@@ -73,7 +74,7 @@ type Router struct {
 }
 
 // NewRouter checks the consumers and builds a router; Start runs it.
-func NewRouter(db *sqldb.DB, ledger *Ledger, wake *Wakeup, consumers []Consumer, cfg RouterConfig, logger wm.LoggerAdapter) (*Router, error) {
+func NewRouter(db *sqldb.DB, ledger *Ledger, wake *Wakeup, consumers []events.Consumer, cfg RouterConfig, logger wm.LoggerAdapter) (*Router, error) {
 	seen := map[string]bool{}
 	for _, c := range consumers {
 		if c.Name == "" || c.Handle == nil {
@@ -88,7 +89,7 @@ func NewRouter(db *sqldb.DB, ledger *Ledger, wake *Wakeup, consumers []Consumer,
 }
 
 // Consumers returns the consumers the router runs.
-func (r *Router) Consumers() []Consumer { return r.consumers }
+func (r *Router) Consumers() []events.Consumer { return r.consumers }
 
 // Start subscribes every consumer and returns once all handlers run.
 func (r *Router) Start(ctx context.Context) error {
@@ -211,7 +212,7 @@ func (r *Router) schema() wsql.SchemaAdapter {
 // router does not log it as a failure. The event was not applied and will come again.
 var errStopping = fmt.Errorf("events router stopping: %w", context.Canceled)
 
-func (r *Router) handler(c Consumer, sub *drainingSubscriber, hooks *sqldb.CommitHooks) message.NoPublishHandlerFunc {
+func (r *Router) handler(c events.Consumer, sub *drainingSubscriber, hooks *sqldb.CommitHooks) message.NoPublishHandlerFunc {
 	return func(msg *message.Message) error {
 		if !sub.enter() {
 			return errStopping

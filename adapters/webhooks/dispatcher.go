@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/creatorapi/creatorapi/application/platform"
 	app "github.com/creatorapi/creatorapi/application/webhooks"
 	"github.com/creatorapi/creatorapi/application/webhooks/command"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
@@ -28,16 +29,13 @@ var DefaultLimits = Limits{Global: 64, PerEndpoint: 16}
 // sendMargin is kept between an attempt's worst-case end and its lease's end.
 const sendMargin = 5 * time.Second
 
-// Clock is the injected time source (platform.Clock).
-type Clock interface{ Now() time.Time }
-
 // Dispatcher claims due deliveries and sends them. A claim never takes more than an
 // endpoint's free room, so every claimed delivery is sent at once: no delivery waits for
 // a slot while its lease runs out.
 type Dispatcher struct {
 	app    app.Application
 	sender *Sender
-	clock  Clock
+	clock  platform.Clock
 	logger *slog.Logger
 	limits Limits
 	signal *Signal
@@ -76,7 +74,7 @@ type pendingResult struct {
 }
 
 // NewDispatcher builds a dispatcher.
-func NewDispatcher(a app.Application, sender *Sender, clock Clock, logger *slog.Logger, limits Limits, signal *Signal) *Dispatcher {
+func NewDispatcher(a app.Application, sender *Sender, clock platform.Clock, logger *slog.Logger, limits Limits, signal *Signal) *Dispatcher {
 	d := &Dispatcher{app: a, sender: sender, clock: clock, logger: logger, limits: limits, signal: signal, inFlight: map[string]int{}}
 	d.idle = sync.NewCond(&d.mu)
 	return d

@@ -5,6 +5,7 @@ package analytics
 import (
 	"github.com/creatorapi/creatorapi/application/analytics/command"
 	"github.com/creatorapi/creatorapi/application/analytics/query"
+	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
 )
 
@@ -16,18 +17,19 @@ type Application struct {
 
 // Commands change the read model.
 type Commands struct {
-	ApplyEvent command.ApplyEventHandler
+	// ApplyEvent runs in the projection consumer's transaction (the decorator joins it).
+	ApplyEvent platform.Handler[events.Envelope, struct{}]
 }
 
 // Queries read state.
 type Queries struct {
-	GetSummary query.GetSummaryHandler
+	GetSummary platform.Handler[query.GetSummary, query.Summary]
 }
 
-// New wires the use cases to their ports.
-func New(rm query.ReadModel, proj command.Projection, clock platform.Clock) Application {
+// New wires the use cases to their ports, decorated in the one handler shape.
+func New(rm query.ReadModel, proj command.Projection, clock platform.Clock, tx platform.Transactor, obs platform.Observer) Application {
 	return Application{
-		Commands: Commands{ApplyEvent: command.NewApplyEventHandler(proj, clock)},
-		Queries:  Queries{GetSummary: query.NewGetSummaryHandler(rm, clock)},
+		Commands: Commands{ApplyEvent: platform.Command("apply event to analytics", tx, obs, command.NewApplyEventHandler(proj, clock))},
+		Queries:  Queries{GetSummary: platform.Query("get analytics summary", obs, query.NewGetSummaryHandler(rm, clock))},
 	}
 }

@@ -4,6 +4,7 @@ package courses
 import (
 	"github.com/creatorapi/creatorapi/application/courses/command"
 	"github.com/creatorapi/creatorapi/application/courses/query"
+	"github.com/creatorapi/creatorapi/application/platform"
 )
 
 // Application groups the module's use cases.
@@ -14,34 +15,35 @@ type Application struct {
 
 // Commands change state.
 type Commands struct {
-	CreateCourse  command.CreateCourseHandler
-	AddModule     command.AddModuleHandler
-	AddLesson     command.AddLessonHandler
-	PublishCourse command.PublishCourseHandler
-	ArchiveCourse command.ArchiveCourseHandler
+	CreateCourse  platform.Handler[command.CreateCourse, query.CourseDetail]
+	AddModule     platform.Handler[command.AddModule, query.Module]
+	AddLesson     platform.Handler[command.AddLesson, query.Lesson]
+	PublishCourse platform.Handler[command.PublishCourse, query.CourseDetail]
+	ArchiveCourse platform.Handler[command.ArchiveCourse, query.CourseDetail]
 }
 
 // Queries read state.
 type Queries struct {
-	ListPublished  query.ListPublishedCoursesHandler
-	GetCourse      query.GetCourseHandler
-	CatalogVersion query.CatalogVersionHandler
+	ListPublished  platform.Handler[query.ListPublishedCourses, platform.Page[query.Course]]
+	GetCourse      platform.Handler[query.GetCourse, query.CourseDetail]
+	CatalogVersion platform.Handler[string, int64]
 }
 
-// New wires the use cases to their ports.
+// New wires the use cases to their ports, each decorated in the one handler shape
+// (transaction for commands, observation, error wrapping).
 func New(d command.Deps) Application {
 	return Application{
 		Commands: Commands{
-			CreateCourse:  command.NewCreateCourseHandler(d),
-			AddModule:     command.NewAddModuleHandler(d),
-			AddLesson:     command.NewAddLessonHandler(d),
-			PublishCourse: command.NewPublishCourseHandler(d),
-			ArchiveCourse: command.NewArchiveCourseHandler(d),
+			CreateCourse:  platform.Command("create course", d.Tx, d.Observer, command.NewCreateCourseHandler(d)),
+			AddModule:     platform.Command("add module", d.Tx, d.Observer, command.NewAddModuleHandler(d)),
+			AddLesson:     platform.Command("add lesson", d.Tx, d.Observer, command.NewAddLessonHandler(d)),
+			PublishCourse: platform.Command("publish course", d.Tx, d.Observer, command.NewPublishCourseHandler(d)),
+			ArchiveCourse: platform.Command("archive course", d.Tx, d.Observer, command.NewArchiveCourseHandler(d)),
 		},
 		Queries: Queries{
-			ListPublished:  query.NewListPublishedCoursesHandler(d.ReadModel),
-			GetCourse:      query.NewGetCourseHandler(d.ReadModel),
-			CatalogVersion: query.NewCatalogVersionHandler(d.ReadModel),
+			ListPublished:  platform.Query("list published courses", d.Observer, query.NewListPublishedCoursesHandler(d.ReadModel)),
+			GetCourse:      platform.Query("get course", d.Observer, query.NewGetCourseHandler(d.ReadModel)),
+			CatalogVersion: platform.Query("catalog version", d.Observer, query.NewCatalogVersionHandler(d.ReadModel)),
 		},
 	}
 }

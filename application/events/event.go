@@ -41,9 +41,6 @@ var PublicTypes = []Type{
 // IDPrefix prefixes event ids (evt_...).
 const IDPrefix = "evt"
 
-// SchemaVersion versions the envelope and the data shapes; it travels in message metadata.
-const SchemaVersion = "1"
-
 // IsPublic tells whether receivers may subscribe to t.
 func IsPublic(t Type) bool {
 	for _, p := range PublicTypes {
@@ -54,15 +51,16 @@ func IsPublic(t Type) bool {
 	return false
 }
 
-// Event is what a use case publishes: the data is the resource as the API shows it.
-// The outbox stamps ID and CreatedAt.
+// Event is what a use case publishes: the payload of its type's Contract (contract.go).
+// The outbox stamps ID, CreatedAt and the contract's schema version (message metadata).
 type Event struct {
 	Type        Type
 	WorkspaceID string
 	Data        any
 }
 
-// New builds an event of type t about data in workspace.
+// New builds an event of type t with any data. Use cases publish through their type's
+// Contract (StudentCreatedV1.New, ...); New remains for tests that need malformed events.
 func New(t Type, workspaceID string, data any) Event {
 	return Event{Type: t, WorkspaceID: workspaceID, Data: data}
 }

@@ -1,7 +1,11 @@
 // Package livesessions is the application service of live sessions and their recordings.
 package livesessions
 
-import "github.com/creatorapi/creatorapi/application/livesessions/command"
+import (
+	"github.com/creatorapi/creatorapi/application/livesessions/command"
+	"github.com/creatorapi/creatorapi/application/livesessions/query"
+	"github.com/creatorapi/creatorapi/application/platform"
+)
 
 // Application groups the module's use cases.
 type Application struct {
@@ -10,20 +14,21 @@ type Application struct {
 
 // Commands change state.
 type Commands struct {
-	ScheduleSession command.ScheduleSessionHandler
-	StartSession    command.StartSessionHandler
-	EndSession      command.EndSessionHandler
-	AddRecording    command.AddRecordingHandler
+	ScheduleSession platform.Handler[command.ScheduleSession, query.LiveSession]
+	StartSession    platform.Handler[command.StartSession, query.LiveSession]
+	EndSession      platform.Handler[command.EndSession, query.LiveSession]
+	AddRecording    platform.Handler[command.AddRecording, query.Recording]
 }
 
-// New wires the use cases to their ports.
+// New wires the use cases to their ports, each decorated in the one handler shape
+// (transaction, observation, error wrapping).
 func New(d command.Deps) Application {
 	return Application{
 		Commands: Commands{
-			ScheduleSession: command.NewScheduleSessionHandler(d),
-			StartSession:    command.NewStartSessionHandler(d),
-			EndSession:      command.NewEndSessionHandler(d),
-			AddRecording:    command.NewAddRecordingHandler(d),
+			ScheduleSession: platform.Command("schedule session", d.Tx, d.Observer, command.NewScheduleSessionHandler(d)),
+			StartSession:    platform.Command("start session", d.Tx, d.Observer, command.NewStartSessionHandler(d)),
+			EndSession:      platform.Command("end session", d.Tx, d.Observer, command.NewEndSessionHandler(d)),
+			AddRecording:    platform.Command("add recording", d.Tx, d.Observer, command.NewAddRecordingHandler(d)),
 		},
 	}
 }

@@ -4,6 +4,7 @@ package orders
 import (
 	"github.com/creatorapi/creatorapi/application/orders/command"
 	"github.com/creatorapi/creatorapi/application/orders/query"
+	"github.com/creatorapi/creatorapi/application/platform"
 )
 
 // Application groups the module's use cases.
@@ -14,28 +15,29 @@ type Application struct {
 
 // Commands change state.
 type Commands struct {
-	PlaceOrder              command.PlaceOrderHandler
-	RefundOrder             command.RefundOrderHandler
-	RecordEnrollmentRevoked command.RecordEnrollmentRevokedHandler
+	PlaceOrder              platform.Handler[command.PlaceOrder, query.Order]
+	RefundOrder             platform.Handler[command.RefundOrder, query.Order]
+	RecordEnrollmentRevoked platform.Handler[command.RecordEnrollmentRevoked, struct{}]
 }
 
 // Queries read state.
 type Queries struct {
-	ListOrders query.ListOrdersHandler
-	GetOrder   query.GetOrderHandler
+	ListOrders platform.Handler[query.ListOrders, platform.Page[query.Order]]
+	GetOrder   platform.Handler[query.GetOrder, query.Order]
 }
 
-// New wires the use cases to their ports.
+// New wires the use cases to their ports, each decorated in the one handler shape
+// (transaction for commands, observation, error wrapping).
 func New(d command.Deps) Application {
 	return Application{
 		Commands: Commands{
-			PlaceOrder:              command.NewPlaceOrderHandler(d),
-			RefundOrder:             command.NewRefundOrderHandler(d),
-			RecordEnrollmentRevoked: command.NewRecordEnrollmentRevokedHandler(d),
+			PlaceOrder:              platform.Command("place order", d.Tx, d.Observer, command.NewPlaceOrderHandler(d)),
+			RefundOrder:             platform.Command("refund order", d.Tx, d.Observer, command.NewRefundOrderHandler(d)),
+			RecordEnrollmentRevoked: platform.Command("record enrollment revoked", d.Tx, d.Observer, command.NewRecordEnrollmentRevokedHandler(d)),
 		},
 		Queries: Queries{
-			ListOrders: query.NewListOrdersHandler(d.ReadModel),
-			GetOrder:   query.NewGetOrderHandler(d.ReadModel),
+			ListOrders: platform.Query("list orders", d.Observer, query.NewListOrdersHandler(d.ReadModel)),
+			GetOrder:   platform.Query("get order", d.Observer, query.NewGetOrderHandler(d.ReadModel)),
 		},
 	}
 }

@@ -2,6 +2,7 @@
 package students
 
 import (
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/students/command"
 	"github.com/creatorapi/creatorapi/application/students/query"
 )
@@ -14,28 +15,29 @@ type Application struct {
 
 // Commands change state.
 type Commands struct {
-	CreateStudent command.CreateStudentHandler
-	UpdateStudent command.UpdateStudentHandler
-	DeleteStudent command.DeleteStudentHandler
+	CreateStudent platform.Handler[command.CreateStudent, platform.Upsert[query.Student]]
+	UpdateStudent platform.Handler[command.UpdateStudent, query.Student]
+	DeleteStudent platform.Handler[command.DeleteStudent, query.Student]
 }
 
 // Queries read state.
 type Queries struct {
-	ListStudents query.ListStudentsHandler
-	GetStudent   query.GetStudentHandler
+	ListStudents platform.Handler[query.ListStudents, platform.Page[query.Student]]
+	GetStudent   platform.Handler[query.GetStudent, query.Student]
 }
 
-// New wires the use cases to their ports.
+// New wires the use cases to their ports, each decorated in the one handler shape
+// (transaction for commands, observation, error wrapping).
 func New(d command.Deps) Application {
 	return Application{
 		Commands: Commands{
-			CreateStudent: command.NewCreateStudentHandler(d),
-			UpdateStudent: command.NewUpdateStudentHandler(d),
-			DeleteStudent: command.NewDeleteStudentHandler(d),
+			CreateStudent: platform.Command("create student", d.Tx, d.Observer, command.NewCreateStudentHandler(d)),
+			UpdateStudent: platform.Command("update student", d.Tx, d.Observer, command.NewUpdateStudentHandler(d)),
+			DeleteStudent: platform.Command("delete student", d.Tx, d.Observer, command.NewDeleteStudentHandler(d)),
 		},
 		Queries: Queries{
-			ListStudents: query.NewListStudentsHandler(d.ReadModel),
-			GetStudent:   query.NewGetStudentHandler(d.ReadModel),
+			ListStudents: platform.Query("list students", d.Observer, query.NewListStudentsHandler(d.ReadModel)),
+			GetStudent:   platform.Query("get student", d.Observer, query.NewGetStudentHandler(d.ReadModel)),
 		},
 	}
 }

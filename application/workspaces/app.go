@@ -16,18 +16,18 @@ type Application struct {
 
 // Commands change state.
 type Commands struct {
-	CreateWorkspace command.CreateWorkspaceHandler
+	CreateWorkspace platform.Handler[command.CreateWorkspace, query.Workspace]
 }
 
 // Queries read state.
 type Queries struct {
-	GetWorkspace query.GetWorkspaceHandler
+	GetWorkspace platform.Handler[string, query.Workspace] // by workspace id
 }
 
-// New wires the use cases to their ports.
-func New(tx platform.Transactor, repo workspaces.Repository, ids platform.IDs, clock platform.Clock) Application {
+// New wires the use cases to their ports, decorated in the one handler shape.
+func New(tx platform.Transactor, repo workspaces.Repository, ids platform.IDs, clock platform.Clock, obs platform.Observer) Application {
 	return Application{
-		Commands: Commands{CreateWorkspace: command.NewCreateWorkspaceHandler(tx, repo, ids, clock)},
-		Queries:  Queries{GetWorkspace: query.NewGetWorkspaceHandler(repo)},
+		Commands: Commands{CreateWorkspace: platform.Command("create workspace", tx, obs, command.NewCreateWorkspaceHandler(repo, ids, clock))},
+		Queries:  Queries{GetWorkspace: platform.Query("get workspace", obs, query.NewGetWorkspaceHandler(repo))},
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/creatorapi/creatorapi/adapters/watermill"
+	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
 )
 
 // events lists and replays the events consumers parked after failing on them.
@@ -19,20 +19,19 @@ func (c *CLI) events(args []string) error {
 	if err != nil {
 		return err
 	}
-	var ledger *watermill.Ledger
-	var router *watermill.Router
+	var ops *compose.Operations
 	switch args[0] {
 	case "failed":
 		if len(pos) != 0 {
 			return usageError("events failed takes no arguments")
 		}
 		return c.withModules(func(ctx context.Context) error {
-			fs, err := ledger.Failures(ctx, *consumer)
+			fs, err := ops.FailedEvents(ctx, *consumer)
 			if err != nil {
 				return err
 			}
 			return c.printJSON(fs)
-		}, &ledger)
+		}, &ops)
 	case "replay":
 		if len(pos) > 1 {
 			return usageError("events replay takes at most one EVENT_ID")
@@ -42,7 +41,7 @@ func (c *CLI) events(args []string) error {
 			eventID = pos[0]
 		}
 		return c.withModules(func(ctx context.Context) error {
-			res, err := ledger.Replay(ctx, router.Consumers(), *consumer, eventID)
+			res, err := ops.ReplayEvents(ctx, *consumer, eventID)
 			if err != nil {
 				return err
 			}
@@ -55,13 +54,13 @@ func (c *CLI) events(args []string) error {
 				}
 			}
 			return nil
-		}, &ledger, &router)
+		}, &ops)
 	default:
 		return usageError(fmt.Sprintf("events: unknown command %q (want failed or replay)", args[0]))
 	}
 }
 
-func countFailed(res []watermill.Replayed) int {
+func countFailed(res []compose.EventReplay) int {
 	n := 0
 	for _, r := range res {
 		if !r.Replayed {

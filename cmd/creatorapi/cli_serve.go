@@ -9,7 +9,6 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/certificates"
 	"github.com/creatorapi/creatorapi/application/courses"
 	"github.com/creatorapi/creatorapi/application/enrollments"
@@ -73,14 +72,14 @@ type demoDeps struct {
 	LiveSessions livesessions.Application
 	Certificates certificates.Application
 	Members      members.Application
-	Settings     *sqlstore.Settings
+	Marker       demo.Marker
 	Clock        platform.Clock
 }
 
 func (c *CLI) runDemo(ctx context.Context, cfg compose.Config, d demoDeps, adminToken string) error {
 	res, err := demo.Seeder{
 		Workspaces: d.Workspaces, Keys: d.Keys, Courses: d.Courses, Students: d.Students, Enrollments: d.Enrollments,
-		Orders: d.Orders, LiveSessions: d.LiveSessions, Certificates: d.Certificates, Marker: d.Settings, Now: d.Clock.Now,
+		Orders: d.Orders, LiveSessions: d.LiveSessions, Certificates: d.Certificates, Marker: d.Marker, Now: d.Clock.Now,
 	}.Run(ctx)
 	if err != nil {
 		return err

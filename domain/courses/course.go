@@ -69,26 +69,28 @@ func New(id, workspaceID, title, slug, description string, now time.Time) (*Cour
 }
 
 // Publish makes a draft (or archived) course visible to integrators and students.
-func (c *Course) Publish(now time.Time) (Event, error) {
+// Domain methods record no events: the use case publishes the event contract built from
+// the changed aggregate (application/events), the same way in every module.
+func (c *Course) Publish(now time.Time) error {
 	if c.Status == Published {
-		return Event{}, kernel.Invalid("status", "course %s is already published", c.ID)
+		return kernel.Invalid("status", "course %s is already published", c.ID)
 	}
 	c.Status = Published
 	c.PublishedAt = &now
 	c.ArchivedAt = nil
 	c.UpdatedAt = now
-	return Event{Kind: EventPublished, CourseID: c.ID, At: now}, nil
+	return nil
 }
 
 // Archive withdraws a published course from the list; it still resolves by id.
-func (c *Course) Archive(now time.Time) (Event, error) {
+func (c *Course) Archive(now time.Time) error {
 	if c.Status != Published {
-		return Event{}, kernel.Invalid("status", "only a published course can be archived; course %s is %s", c.ID, c.Status)
+		return kernel.Invalid("status", "only a published course can be archived; course %s is %s", c.ID, c.Status)
 	}
 	c.Status = Archived
 	c.ArchivedAt = &now
 	c.UpdatedAt = now
-	return Event{Kind: EventArchived, CourseID: c.ID, At: now}, nil
+	return nil
 }
 
 // Visible tells whether integrators may fetch the course by id.

@@ -13,11 +13,12 @@ const AnalyticsProjectionName = "analytics-projection"
 
 // AnalyticsProjection folds every event into the analytics read model, in the
 // subscriber's transaction; the router's ledger applies each event once.
-func AnalyticsProjection(app analytics.Application) Consumer {
-	return Consumer{
+func AnalyticsProjection(app analytics.Application) events.Consumer {
+	return events.Consumer{
 		Name: AnalyticsProjectionName,
 		Handle: func(ctx context.Context, ev events.Envelope) error {
-			return app.Commands.ApplyEvent.Handle(ctx, ev)
+			_, err := app.Commands.ApplyEvent.Handle(ctx, ev)
+			return err
 		},
 	}
 }

@@ -2,9 +2,6 @@ package consumers
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"time"
 
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/orders"
@@ -16,27 +13,25 @@ const OrderEntitlementsName = "order-entitlements"
 
 // OrderEntitlements stamps an order's entitlement when the enrollment it granted is
 // revoked outside the order (an operator's revoke, or another order's refund).
-func OrderEntitlements(app orders.Application) Consumer {
-	return Consumer{
+func OrderEntitlements(app orders.Application) events.Consumer {
+	return events.Consumer{
 		Name: OrderEntitlementsName,
 		Handle: func(ctx context.Context, ev events.Envelope) error {
 			if ev.Type != events.EnrollmentRevoked {
 				return nil
 			}
-			var enrollment struct {
-				ID        string     `json:"id"`
-				RevokedAt *time.Time `json:"revokedAt"`
-			}
-			if err := json.Unmarshal(ev.Data, &enrollment); err != nil {
-				return fmt.Errorf("decode %s data: %w", ev.Type, err)
+			enrollment, err := events.EnrollmentRevokedV1.Decode(ev)
+			if err != nil {
+				return err
 			}
 			at := ev.CreatedAt
 			if enrollment.RevokedAt != nil {
 				at = *enrollment.RevokedAt
 			}
-			return app.Commands.RecordEnrollmentRevoked.Handle(ctx, command.RecordEnrollmentRevoked{
+			_, err = app.Commands.RecordEnrollmentRevoked.Handle(ctx, command.RecordEnrollmentRevoked{
 				WorkspaceID: ev.WorkspaceID, EnrollmentID: enrollment.ID, RevokedAt: at,
 			})
+			return err
 		},
 	}
 }

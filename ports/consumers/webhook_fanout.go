@@ -13,8 +13,8 @@ const WebhookFanOutName = "webhook-fanout"
 
 // WebhookFanOut writes one delivery per matching endpoint of each public event; internal
 // event types are acknowledged and skipped.
-func WebhookFanOut(app webhooks.Application) Consumer {
-	return Consumer{
+func WebhookFanOut(app webhooks.Application) events.Consumer {
+	return events.Consumer{
 		Name: WebhookFanOutName,
 		Handle: func(ctx context.Context, ev events.Envelope) error {
 			return app.Commands.FanOut.Handle(ctx, ev)

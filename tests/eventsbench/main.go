@@ -22,7 +22,6 @@ import (
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
-	"github.com/creatorapi/creatorapi/ports/consumers"
 )
 
 func main() {
@@ -71,8 +70,8 @@ type probe struct {
 	handled  atomic.Int64
 }
 
-func (p *probe) consumer() consumers.Consumer {
-	return consumers.Consumer{Name: "bench_projection", Handle: func(ctx context.Context, ev events.Envelope) error {
+func (p *probe) consumer() events.Consumer {
+	return events.Consumer{Name: "bench_projection", Handle: func(ctx context.Context, ev events.Envelope) error {
 		now := time.Now()
 		var d struct{ Label string }
 		if err := json.Unmarshal(ev.Data, &d); err != nil {
@@ -102,8 +101,8 @@ func benchOne(name, dbURL, dir string, rate, seconds, burst int) error {
 	var pub platform.Publisher
 	app := fx.New(compose.Modules(cfg), compose.Workers(), fx.Populate(&p.db, &tx, &pub),
 		fx.Provide(fx.Annotate(p.consumer, fx.ResultTags(`group:"event_consumers"`))),
-		fx.Provide(fx.Annotate(func() consumers.Consumer {
-			return consumers.Consumer{Name: "bench_noop", Handle: func(context.Context, events.Envelope) error { return nil }}
+		fx.Provide(fx.Annotate(func() events.Consumer {
+			return events.Consumer{Name: "bench_noop", Handle: func(context.Context, events.Envelope) error { return nil }}
 		}, fx.ResultTags(`group:"event_consumers"`))))
 	ctx := context.Background()
 	if err := app.Start(ctx); err != nil {

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/events"
@@ -27,48 +26,58 @@ func NewApplyEventHandler(p Projection, c platform.Clock) ApplyEventHandler {
 
 // Handle applies ev in the transaction carried by ctx. It is not idempotent by itself:
 // the caller (the consumer's ledger) runs it once per event.
-func (h ApplyEventHandler) Handle(ctx context.Context, ev events.Envelope) error {
+func (h ApplyEventHandler) Handle(ctx context.Context, ev events.Envelope) (struct{}, error) {
 	if err := h.apply(ctx, ev); err != nil {
-		return fmt.Errorf("analytics: apply %s %s: %w", ev.Type, ev.ID, err)
+		return struct{}{}, fmt.Errorf("apply %s %s: %w", ev.Type, ev.ID, err)
 	}
 	if err := h.proj.Advance(ctx, ev.ID, ev.CreatedAt.UTC(), h.clock.Now().UTC()); err != nil {
-		return fmt.Errorf("analytics: progress after %s: %w", ev.ID, err)
+		return struct{}{}, fmt.Errorf("progress after %s: %w", ev.ID, err)
 	}
-	return nil
+	return struct{}{}, nil
 }
 
+// apply reads each payload through its event contract, the one the producer wrote.
 func (h ApplyEventHandler) apply(ctx context.Context, ev events.Envelope) error {
 	ws := ev.WorkspaceID
 	switch ev.Type {
 	case events.OrderPaid:
-		var o orderData
-		if err := json.Unmarshal(ev.Data, &o); err != nil {
+		o, err := events.OrderPaidV1.Decode(ev)
+		if err != nil {
 			return err
 		}
 		return h.proj.AddRevenue(ctx, ws, DayOf(o.PaidAt), o.Currency, Revenue{Gross: o.Amount, Orders: 1})
 	case events.OrderRefunded:
-		var o orderData
-		if err := json.Unmarshal(ev.Data, &o); err != nil {
+		o, err := events.OrderRefundedV1.Decode(ev)
+		if err != nil {
 			return err
 		}
-		if len(o.History) == 0 || o.History[len(o.History)-1].Type != "refunded" {
+		// History is oldest first: the last entry is the refund this event announces.
+		if len(o.History) == 0 || o.History[len(o.History)-1].Type != events.EntryRefunded {
 			return fmt.Errorf("order.refunded without a refund as its last history entry")
 		}
 		r := o.History[len(o.History)-1]
 		return h.proj.AddRevenue(ctx, ws, DayOf(r.At), o.Currency, Revenue{Refunded: r.Amount, Refunds: 1})
 	case events.StudentCreated:
-		var s studentData
-		if err := json.Unmarshal(ev.Data, &s); err != nil {
+		s, err := events.StudentCreatedV1.Decode(ev)
+		if err != nil {
 			return err
 		}
 		return h.proj.AddActivity(ctx, ws, DayOf(s.CreatedAt), Activity{StudentsNew: 1})
 	case events.EnrollmentCreated:
-		return h.enrollmentCreated(ctx, ws, ev.Data)
+		e, err := events.EnrollmentCreatedV1.Decode(ev)
+		if err != nil {
+			return err
+		}
+		return h.enrollmentCreated(ctx, ws, e)
 	case events.EnrollmentRevoked:
-		return h.enrollmentRevoked(ctx, ws, ev.Data)
+		e, err := events.EnrollmentRevokedV1.Decode(ev)
+		if err != nil {
+			return err
+		}
+		return h.enrollmentRevoked(ctx, ws, e)
 	case events.EnrollmentCompleted:
-		var e enrollmentData
-		if err := json.Unmarshal(ev.Data, &e); err != nil {
+		e, err := events.EnrollmentCompletedV1.Decode(ev)
+		if err != nil {
 			return err
 		}
 		if e.CompletedAt == nil {
@@ -79,8 +88,8 @@ func (h ApplyEventHandler) apply(ctx context.Context, ev events.Envelope) error 
 		}
 		return h.proj.AddActivity(ctx, ws, DayOf(e.CreatedAt), Activity{CohortCompleted: 1})
 	case events.LessonCompleted:
-		var l lessonData
-		if err := json.Unmarshal(ev.Data, &l); err != nil {
+		l, err := events.LessonCompletedV1.Decode(ev)
+		if err != nil {
 			return err
 		}
 		return h.proj.AddActivity(ctx, ws, DayOf(l.CompletedAt), Activity{LessonsCompleted: 1})
@@ -90,11 +99,7 @@ func (h ApplyEventHandler) apply(ctx context.Context, ev events.Envelope) error 
 
 // enrollmentCreated counts a new enrollment on its creation day; a reactivation (the same
 // id again) only takes back the revocation it undoes.
-func (h ApplyEventHandler) enrollmentCreated(ctx context.Context, ws string, data json.RawMessage) error {
-	var e enrollmentData
-	if err := json.Unmarshal(data, &e); err != nil {
-		return err
-	}
+func (h ApplyEventHandler) enrollmentCreated(ctx context.Context, ws string, e events.Enrollment) error {
 	st, found, err := h.proj.Enrollment(ctx, ws, e.ID)
 	if err != nil {
 		return err
@@ -115,11 +120,7 @@ func (h ApplyEventHandler) enrollmentCreated(ctx context.Context, ws string, dat
 }
 
 // enrollmentRevoked counts the revocation on its day and remembers that day.
-func (h ApplyEventHandler) enrollmentRevoked(ctx context.Context, ws string, data json.RawMessage) error {
-	var e enrollmentData
-	if err := json.Unmarshal(data, &e); err != nil {
-		return err
-	}
+func (h ApplyEventHandler) enrollmentRevoked(ctx context.Context, ws string, e events.Enrollment) error {
 	if e.RevokedAt == nil {
 		return fmt.Errorf("enrollment.revoked without revokedAt")
 	}

@@ -28,14 +28,11 @@ type Store interface {
 
 // Deps are the ports of the certificate commands.
 type Deps struct {
-	Tx          platform.Transactor
-	Repo        Store
-	Workspaces  platform.WorkspaceDirectory
-	Students    StudentDirectory
-	Completions Completions
-	Publisher   platform.Publisher
-	IDs         platform.IDs
-	Clock       platform.Clock
+	platform.Kit // Tx, Publisher, IDs, Clock, Observer
+	Repo         Store
+	Workspaces   platform.WorkspaceDirectory
+	Students     StudentDirectory
+	Completions  Completions
 }
 
 func (d Deps) requireWorkspace(ctx context.Context, workspaceID string) error {

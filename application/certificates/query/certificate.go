@@ -2,19 +2,12 @@
 package query
 
 import (
-	"time"
-
+	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/domain/certificates"
 )
 
-// Certificate is the data of certificate.issued.
-type Certificate struct {
-	ID           string    `json:"id"`
-	StudentID    string    `json:"studentId"`
-	CourseID     string    `json:"courseId"`
-	EnrollmentID string    `json:"enrollmentId"`
-	IssuedAt     time.Time `json:"issuedAt"`
-}
+// Certificate is the API shape and the payload of certificate.issued (application/events).
+type Certificate = events.Certificate
 
 // View shows c.
 func View(c *certificates.Certificate) Certificate {

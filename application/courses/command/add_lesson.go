@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/courses/query"
 	"github.com/creatorapi/creatorapi/domain/courses"
@@ -26,24 +25,17 @@ type AddLessonHandler struct {
 func NewAddLessonHandler(d Deps) AddLessonHandler { return AddLessonHandler{deps: d} }
 
 // Handle returns the new lesson.
-func (h AddLessonHandler) Handle(ctx context.Context, cmd AddLesson) (query.Lesson, error) {
-	var out query.Lesson
-	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		c, err := h.deps.Repo.GetByModule(ctx, cmd.WorkspaceID, cmd.ModuleID)
-		if err != nil {
-			return err
-		}
-		l, err := c.AddLesson(cmd.ModuleID, courses.LessonDraft{
-			ID: h.deps.IDs.New(courses.LessonIDPrefix), Title: cmd.Title, Type: cmd.Type, DurationSeconds: cmd.DurationSeconds,
-		}, h.deps.Clock.Now())
-		if err != nil {
-			return err
-		}
-		out = query.Lesson{ID: l.ID, Title: l.Title, Position: l.Position, Type: string(l.Type), DurationSeconds: l.DurationSeconds}
-		return h.deps.Repo.Update(ctx, c)
-	})
+func (h AddLessonHandler) Handle(ctx context.Context, cmd AddLesson) (out query.Lesson, err error) {
+	c, err := h.deps.Repo.GetByModule(ctx, cmd.WorkspaceID, cmd.ModuleID)
 	if err != nil {
-		return query.Lesson{}, fmt.Errorf("add lesson: %w", err)
+		return out, err
 	}
-	return out, nil
+	l, err := c.AddLesson(cmd.ModuleID, courses.LessonDraft{
+		ID: h.deps.IDs.New(courses.LessonIDPrefix), Title: cmd.Title, Type: cmd.Type, DurationSeconds: cmd.DurationSeconds,
+	}, h.deps.Clock.Now())
+	if err != nil {
+		return out, err
+	}
+	out = query.Lesson{ID: l.ID, Title: l.Title, Position: l.Position, Type: string(l.Type), DurationSeconds: l.DurationSeconds}
+	return out, h.deps.Repo.Update(ctx, c)
 }

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/courses/query"
 	"github.com/creatorapi/creatorapi/domain/courses"
@@ -24,22 +23,15 @@ type AddModuleHandler struct {
 func NewAddModuleHandler(d Deps) AddModuleHandler { return AddModuleHandler{deps: d} }
 
 // Handle returns the new module.
-func (h AddModuleHandler) Handle(ctx context.Context, cmd AddModule) (query.Module, error) {
-	var out query.Module
-	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		c, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.CourseID)
-		if err != nil {
-			return err
-		}
-		m, err := c.AddModule(h.deps.IDs.New(courses.ModuleIDPrefix), cmd.Title, h.deps.Clock.Now())
-		if err != nil {
-			return err
-		}
-		out = query.Module{ID: m.ID, Title: m.Title, Position: m.Position, Lessons: []query.Lesson{}}
-		return h.deps.Repo.Update(ctx, c)
-	})
+func (h AddModuleHandler) Handle(ctx context.Context, cmd AddModule) (out query.Module, err error) {
+	c, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.CourseID)
 	if err != nil {
-		return query.Module{}, fmt.Errorf("add module: %w", err)
+		return out, err
 	}
-	return out, nil
+	m, err := c.AddModule(h.deps.IDs.New(courses.ModuleIDPrefix), cmd.Title, h.deps.Clock.Now())
+	if err != nil {
+		return out, err
+	}
+	out = query.Module{ID: m.ID, Title: m.Title, Position: m.Position, Lessons: []query.Lesson{}}
+	return out, h.deps.Repo.Update(ctx, c)
 }

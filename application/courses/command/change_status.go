@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/creatorapi/creatorapi/application/courses/query"
@@ -36,37 +35,28 @@ func NewArchiveCourseHandler(d Deps) ArchiveCourseHandler { return ArchiveCourse
 
 // Handle publishes the course.
 func (h PublishCourseHandler) Handle(ctx context.Context, cmd PublishCourse) (query.CourseDetail, error) {
-	return h.deps.transition(ctx, cmd.WorkspaceID, cmd.CourseID, events.CoursePublished, (*courses.Course).Publish)
+	return h.deps.transition(ctx, cmd.WorkspaceID, cmd.CourseID, events.CoursePublishedV1, (*courses.Course).Publish)
 }
 
 // Handle archives the course.
 func (h ArchiveCourseHandler) Handle(ctx context.Context, cmd ArchiveCourse) (query.CourseDetail, error) {
-	return h.deps.transition(ctx, cmd.WorkspaceID, cmd.CourseID, events.CourseArchived, (*courses.Course).Archive)
+	return h.deps.transition(ctx, cmd.WorkspaceID, cmd.CourseID, events.CourseArchivedV1, (*courses.Course).Archive)
 }
 
-// transition applies a life-cycle step and publishes its event, with the course as the
-// API shows it, in the same transaction.
-func (d Deps) transition(ctx context.Context, workspaceID, courseID string, t events.Type,
-	step func(*courses.Course, time.Time) (courses.Event, error)) (query.CourseDetail, error) {
-	var out query.CourseDetail
-	err := d.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		c, err := d.Repo.Get(ctx, workspaceID, courseID)
-		if err != nil {
-			return err
-		}
-		if _, err := step(c, d.Clock.Now()); err != nil {
-			return err
-		}
-		if err := d.Repo.Update(ctx, c); err != nil {
-			return err
-		}
-		if out, err = d.ReadModel.Get(ctx, workspaceID, courseID); err != nil {
-			return err
-		}
-		return d.Publisher.Publish(ctx, events.New(t, workspaceID, out))
-	})
+// transition applies a life-cycle step and publishes its event, built from the course it
+// changed, in the command's transaction.
+func (d Deps) transition(ctx context.Context, workspaceID, courseID string, t events.Contract[events.CourseDetail],
+	step func(*courses.Course, time.Time) error) (query.CourseDetail, error) {
+	c, err := d.Repo.Get(ctx, workspaceID, courseID)
 	if err != nil {
-		return query.CourseDetail{}, fmt.Errorf("%s: %w", t, err)
+		return query.CourseDetail{}, err
 	}
-	return out, nil
+	if err := step(c, d.Clock.Now()); err != nil {
+		return query.CourseDetail{}, err
+	}
+	if err := d.Repo.Update(ctx, c); err != nil {
+		return query.CourseDetail{}, err
+	}
+	out := query.FromDomain(c)
+	return out, d.Publisher.Publish(ctx, t.New(workspaceID, out))
 }

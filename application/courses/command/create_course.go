@@ -28,30 +28,22 @@ type CreateCourseHandler struct {
 func NewCreateCourseHandler(d Deps) CreateCourseHandler { return CreateCourseHandler{deps: d} }
 
 // Handle creates the draft; a given slug that is taken is refused, a derived one gets a suffix.
-func (h CreateCourseHandler) Handle(ctx context.Context, cmd CreateCourse) (query.CourseDetail, error) {
-	var out query.CourseDetail
-	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
-			return err
-		}
-		slug, err := h.slug(ctx, cmd)
-		if err != nil {
-			return err
-		}
-		c, err := courses.New(h.deps.IDs.New(courses.IDPrefix), cmd.WorkspaceID, cmd.Title, slug, cmd.Description, h.deps.Clock.Now())
-		if err != nil {
-			return err
-		}
-		if err := h.deps.Repo.Add(ctx, c); err != nil {
-			return err
-		}
-		out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, c.ID)
-		return err
-	})
-	if err != nil {
-		return query.CourseDetail{}, fmt.Errorf("create course: %w", err)
+func (h CreateCourseHandler) Handle(ctx context.Context, cmd CreateCourse) (out query.CourseDetail, err error) {
+	if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+		return out, err
 	}
-	return out, nil
+	slug, err := h.slug(ctx, cmd)
+	if err != nil {
+		return out, err
+	}
+	c, err := courses.New(h.deps.IDs.New(courses.IDPrefix), cmd.WorkspaceID, cmd.Title, slug, cmd.Description, h.deps.Clock.Now())
+	if err != nil {
+		return out, err
+	}
+	if err := h.deps.Repo.Add(ctx, c); err != nil {
+		return out, err
+	}
+	return query.FromDomain(c), nil
 }
 
 func (h CreateCourseHandler) slug(ctx context.Context, cmd CreateCourse) (string, error) {

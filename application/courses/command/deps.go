@@ -10,13 +10,10 @@ import (
 
 // Deps are the ports every course command uses.
 type Deps struct {
-	Tx         platform.Transactor
-	Repo       courses.Repository
-	ReadModel  query.ReadModel
-	Workspaces platform.WorkspaceDirectory
-	Publisher  platform.Publisher
-	IDs        platform.IDs
-	Clock      platform.Clock
+	platform.Kit // Tx, Publisher, IDs, Clock, Observer
+	Repo         courses.Repository
+	ReadModel    query.ReadModel
+	Workspaces   platform.WorkspaceDirectory
 }
 
 func (d Deps) requireWorkspace(ctx context.Context, workspaceID string) error {

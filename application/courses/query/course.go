@@ -3,48 +3,19 @@ package query
 
 import (
 	"context"
-	"time"
 
+	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
 )
 
-// Course is the list shape of a course.
-type Course struct {
-	ID          string     `json:"id"`
-	Slug        string     `json:"slug"`
-	Title       string     `json:"title"`
-	Description string     `json:"description"`
-	Status      string     `json:"status"`
-	PublishedAt *time.Time `json:"publishedAt"`
-	ArchivedAt  *time.Time `json:"archivedAt"`
-	CreatedAt   time.Time  `json:"createdAt"`
-	UpdatedAt   time.Time  `json:"updatedAt"`
-	ModuleCount int        `json:"moduleCount"`
-	LessonCount int        `json:"lessonCount"`
-}
-
-// CourseDetail is a single course with its curriculum.
-type CourseDetail struct {
-	Course
-	Modules []Module `json:"modules"`
-}
-
-// Module is a section of a course, in position order.
-type Module struct {
-	ID       string   `json:"id"`
-	Title    string   `json:"title"`
-	Position int      `json:"position"`
-	Lessons  []Lesson `json:"lessons"`
-}
-
-// Lesson is the metadata of one lesson.
-type Lesson struct {
-	ID              string `json:"id"`
-	Title           string `json:"title"`
-	Position        int    `json:"position"`
-	Type            string `json:"type"`
-	DurationSeconds int    `json:"durationSeconds"`
-}
+// The course as the API shows it is the payload of course.published and course.archived
+// (application/events).
+type (
+	Course       = events.Course
+	CourseDetail = events.CourseDetail
+	Module       = events.Module
+	Lesson       = events.Lesson
+)
 
 // ReadModel answers course queries; every method is scoped to one workspace.
 type ReadModel interface {

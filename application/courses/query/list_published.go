@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/platform"
 )
@@ -25,9 +24,5 @@ func NewListPublishedCoursesHandler(rm ReadModel) ListPublishedCoursesHandler {
 
 // Handle returns one page.
 func (h ListPublishedCoursesHandler) Handle(ctx context.Context, q ListPublishedCourses) (platform.Page[Course], error) {
-	page, err := h.rm.ListPublished(ctx, q.WorkspaceID, q.Page)
-	if err != nil {
-		return platform.Page[Course]{}, fmt.Errorf("list published courses: %w", err)
-	}
-	return page, nil
+	return h.rm.ListPublished(ctx, q.WorkspaceID, q.Page)
 }

@@ -37,14 +37,11 @@ type CourseCatalog interface {
 
 // Deps are the ports the enrollment commands use.
 type Deps struct {
-	Tx        platform.Transactor
-	Repo      enrollments.Repository
-	Progress  enrollments.ProgressRepository
-	Students  StudentDirectory
-	Catalog   CourseCatalog
-	Publisher platform.Publisher
-	IDs       platform.IDs
-	Clock     platform.Clock
+	platform.Kit // Tx, Publisher, IDs, Clock, Observer
+	Repo         enrollments.Repository
+	Progress     enrollments.ProgressRepository
+	Students     StudentDirectory
+	Catalog      CourseCatalog
 }
 
 // requireStudent resolves a body reference: a missing student is the request's fault

@@ -2,10 +2,10 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/enrollments/query"
 	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/enrollments"
 	"github.com/creatorapi/creatorapi/domain/kernel"
 )
@@ -30,79 +30,73 @@ func NewRecordProgressHandler(d Deps) RecordProgressHandler { return RecordProgr
 // completed (nothing changes). A new completion emits the internal lesson.completed;
 // completing the last lesson of the course completes an active enrollment and emits
 // the internal enrollment.completed. Neither is a webhook type.
-func (h RecordProgressHandler) Handle(ctx context.Context, cmd RecordProgress) (out query.LessonProgress, recorded bool, err error) {
-	err = h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		if cmd.LessonID == "" {
-			return kernel.Invalid("lessonId", "lessonId is required")
-		}
-		courseID, err := h.deps.Catalog.LessonCourse(ctx, cmd.WorkspaceID, cmd.LessonID)
-		if kernel.IsNotFound(err) {
-			return kernel.Invalid("lessonId", "lessonId: lesson %s not found in this workspace", cmd.LessonID)
-		}
-		if err != nil {
-			return err
-		}
-		if err := h.deps.requireStudent(ctx, cmd.WorkspaceID, cmd.StudentID); err != nil {
-			return err
-		}
-		// Locking the enrollment serializes concurrent completions of its lessons, so
-		// exactly one of them sees the last lesson done.
-		e, err := h.deps.Repo.GetByPair(ctx, cmd.WorkspaceID, cmd.StudentID, courseID)
-		if kernel.IsNotFound(err) {
-			return kernel.Invalid("studentId", "studentId: student %s is not enrolled in course %s of lesson %s", cmd.StudentID, courseID, cmd.LessonID)
-		}
-		if err != nil {
-			return err
-		}
-		if err := e.CanProgress(); err != nil {
-			return err
-		}
-		course, err := h.deps.Catalog.Course(ctx, cmd.WorkspaceID, courseID)
-		if err != nil {
-			return err
-		}
-		now := h.deps.Clock.Now()
-		completion := enrollments.LessonCompletion{
-			WorkspaceID: cmd.WorkspaceID, EnrollmentID: e.ID, StudentID: cmd.StudentID, CourseID: courseID,
-			LessonID: cmd.LessonID, CompletedAt: now,
-		}
-		if recorded, err = h.deps.Progress.Add(ctx, completion); err != nil {
-			return err
-		}
-		if !recorded {
-			if completion, err = h.deps.Progress.Get(ctx, cmd.WorkspaceID, e.ID, cmd.LessonID); err != nil {
-				return err
-			}
-		}
-		done, err := h.deps.Progress.Count(ctx, cmd.WorkspaceID, e.ID)
-		if err != nil {
-			return err
-		}
-		var evs []events.Event
-		if recorded {
-			completedNow := e.RecordLesson(done, course.LessonCount, now)
-			if err := h.deps.Repo.Update(ctx, e); err != nil {
-				return err
-			}
-			if err := h.deps.Students.Touch(ctx, cmd.WorkspaceID, cmd.StudentID, now); err != nil {
-				return err
-			}
-			if completedNow {
-				evs = append(evs, events.New(events.EnrollmentCompleted, cmd.WorkspaceID, query.FromDomain(e)))
-			}
-		}
-		out = query.LessonProgress{
-			StudentID: cmd.StudentID, CourseID: courseID, LessonID: cmd.LessonID, EnrollmentID: e.ID,
-			CompletedAt: completion.CompletedAt.UTC(), Progress: query.NewProgress(done, course.LessonCount),
-			Enrollment: query.FromDomain(e),
-		}
-		if recorded {
-			evs = append([]events.Event{events.New(events.LessonCompleted, cmd.WorkspaceID, out)}, evs...)
-		}
-		return h.deps.Publisher.Publish(ctx, evs...)
-	})
-	if err != nil {
-		return query.LessonProgress{}, false, fmt.Errorf("record progress: %w", err)
+func (h RecordProgressHandler) Handle(ctx context.Context, cmd RecordProgress) (out platform.Upsert[query.LessonProgress], err error) {
+	if cmd.LessonID == "" {
+		return out, kernel.Invalid("lessonId", "lessonId is required")
 	}
-	return out, recorded, nil
+	courseID, err := h.deps.Catalog.LessonCourse(ctx, cmd.WorkspaceID, cmd.LessonID)
+	if kernel.IsNotFound(err) {
+		return out, kernel.Invalid("lessonId", "lessonId: lesson %s not found in this workspace", cmd.LessonID)
+	}
+	if err != nil {
+		return out, err
+	}
+	if err := h.deps.requireStudent(ctx, cmd.WorkspaceID, cmd.StudentID); err != nil {
+		return out, err
+	}
+	// Locking the enrollment serializes concurrent completions of its lessons, so
+	// exactly one of them sees the last lesson done.
+	e, err := h.deps.Repo.GetByPair(ctx, cmd.WorkspaceID, cmd.StudentID, courseID)
+	if kernel.IsNotFound(err) {
+		return out, kernel.Invalid("studentId", "studentId: student %s is not enrolled in course %s of lesson %s", cmd.StudentID, courseID, cmd.LessonID)
+	}
+	if err != nil {
+		return out, err
+	}
+	if err := e.CanProgress(); err != nil {
+		return out, err
+	}
+	course, err := h.deps.Catalog.Course(ctx, cmd.WorkspaceID, courseID)
+	if err != nil {
+		return out, err
+	}
+	now := h.deps.Clock.Now()
+	completion := enrollments.LessonCompletion{
+		WorkspaceID: cmd.WorkspaceID, EnrollmentID: e.ID, StudentID: cmd.StudentID, CourseID: courseID,
+		LessonID: cmd.LessonID, CompletedAt: now,
+	}
+	if out.Created, err = h.deps.Progress.Add(ctx, completion); err != nil {
+		return out, err
+	}
+	if !out.Created {
+		if completion, err = h.deps.Progress.Get(ctx, cmd.WorkspaceID, e.ID, cmd.LessonID); err != nil {
+			return out, err
+		}
+	}
+	done, err := h.deps.Progress.Count(ctx, cmd.WorkspaceID, e.ID)
+	if err != nil {
+		return out, err
+	}
+	var evs []events.Event
+	if out.Created {
+		completedNow := e.RecordLesson(done, course.LessonCount, now)
+		if err := h.deps.Repo.Update(ctx, e); err != nil {
+			return out, err
+		}
+		if err := h.deps.Students.Touch(ctx, cmd.WorkspaceID, cmd.StudentID, now); err != nil {
+			return out, err
+		}
+		if completedNow {
+			evs = append(evs, events.EnrollmentCompletedV1.New(cmd.WorkspaceID, query.FromDomain(e)))
+		}
+	}
+	out.Value = query.LessonProgress{
+		StudentID: cmd.StudentID, CourseID: courseID, LessonID: cmd.LessonID, EnrollmentID: e.ID,
+		CompletedAt: completion.CompletedAt.UTC(), Progress: query.NewProgress(done, course.LessonCount),
+		Enrollment: query.FromDomain(e),
+	}
+	if out.Created {
+		evs = append([]events.Event{events.LessonCompletedV1.New(cmd.WorkspaceID, out.Value)}, evs...)
+	}
+	return out, h.deps.Publisher.Publish(ctx, evs...)
 }

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/enrollments/query"
 	"github.com/creatorapi/creatorapi/application/events"
@@ -26,29 +25,22 @@ func NewRevokeEnrollmentHandler(d Deps) RevokeEnrollmentHandler {
 
 // Handle revokes and emits enrollment.revoked; revoking a revoked enrollment returns it
 // unchanged without an event. NotFound outside the workspace.
-func (h RevokeEnrollmentHandler) Handle(ctx context.Context, cmd RevokeEnrollment) (query.Enrollment, error) {
-	var out query.Enrollment
-	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		e, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.EnrollmentID)
-		if err != nil {
-			return err
-		}
-		now := h.deps.Clock.Now()
-		out = query.FromDomain(e)
-		if !e.Revoke(now) {
-			return nil
-		}
-		if err := h.deps.Repo.Update(ctx, e); err != nil {
-			return err
-		}
-		if err := h.deps.Students.Touch(ctx, cmd.WorkspaceID, e.StudentID, now); err != nil {
-			return err
-		}
-		out = query.FromDomain(e)
-		return h.deps.Publisher.Publish(ctx, events.New(events.EnrollmentRevoked, cmd.WorkspaceID, out))
-	})
+func (h RevokeEnrollmentHandler) Handle(ctx context.Context, cmd RevokeEnrollment) (out query.Enrollment, err error) {
+	e, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.EnrollmentID)
 	if err != nil {
-		return query.Enrollment{}, fmt.Errorf("revoke enrollment: %w", err)
+		return out, err
 	}
-	return out, nil
+	now := h.deps.Clock.Now()
+	out = query.FromDomain(e)
+	if !e.Revoke(now) {
+		return out, nil
+	}
+	if err := h.deps.Repo.Update(ctx, e); err != nil {
+		return out, err
+	}
+	if err := h.deps.Students.Touch(ctx, cmd.WorkspaceID, e.StudentID, now); err != nil {
+		return out, err
+	}
+	out = query.FromDomain(e)
+	return out, h.deps.Publisher.Publish(ctx, events.EnrollmentRevokedV1.New(cmd.WorkspaceID, out))
 }

@@ -3,48 +3,25 @@ package query
 
 import (
 	"context"
-	"time"
 
+	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/enrollments"
 )
 
-// Enrollment is the API shape of an enrollment (and the data of enrollment.* events).
-type Enrollment struct {
-	ID          string     `json:"id"`
-	StudentID   string     `json:"studentId"`
-	CourseID    string     `json:"courseId"`
-	Status      string     `json:"status"`
-	Source      string     `json:"source"`
-	CreatedAt   time.Time  `json:"createdAt"`
-	RevokedAt   *time.Time `json:"revokedAt"`
-	CompletedAt *time.Time `json:"completedAt"`
-}
+// The API shapes are the payloads of enrollment.* and lesson.completed (application/events).
+type (
+	Enrollment     = events.Enrollment
+	LessonProgress = events.LessonProgress
+	Progress       = events.Progress
+)
 
 // FromDomain shows e.
 func FromDomain(e *enrollments.Enrollment) Enrollment {
 	return Enrollment{
 		ID: e.ID, StudentID: e.StudentID, CourseID: e.CourseID, Status: string(e.Status), Source: string(e.Source),
-		CreatedAt: e.CreatedAt.UTC(), RevokedAt: utcPtr(e.RevokedAt), CompletedAt: utcPtr(e.CompletedAt),
+		CreatedAt: e.CreatedAt.UTC(), RevokedAt: platform.UTCPtr(e.RevokedAt), CompletedAt: platform.UTCPtr(e.CompletedAt),
 	}
-}
-
-// LessonProgress is a completed lesson with where the enrollment stands after it
-// (the answer of POST W/progress and the data of lesson.completed).
-type LessonProgress struct {
-	StudentID    string     `json:"studentId"`
-	CourseID     string     `json:"courseId"`
-	LessonID     string     `json:"lessonId"`
-	EnrollmentID string     `json:"enrollmentId"`
-	CompletedAt  time.Time  `json:"completedAt"`
-	Progress     Progress   `json:"progress"`
-	Enrollment   Enrollment `json:"enrollment"`
-}
-
-// Progress counts completed lessons; Percent is floor(completed*100/total), 0 without lessons.
-type Progress struct {
-	CompletedLessons int `json:"completedLessons"`
-	TotalLessons     int `json:"totalLessons"`
-	Percent          int `json:"percent"`
 }
 
 // NewProgress computes the percentage.
@@ -56,12 +33,4 @@ func NewProgress(completed, total int) Progress {
 type ReadModel interface {
 	// Find returns the enrollment or kernel NotFound.
 	Find(ctx context.Context, workspaceID, id string) (Enrollment, error)
-}
-
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
 }

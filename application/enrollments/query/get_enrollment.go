@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"fmt"
 )
 
 // GetEnrollment fetches one enrollment of a workspace.
@@ -21,9 +20,5 @@ func NewGetEnrollmentHandler(rm ReadModel) GetEnrollmentHandler { return GetEnro
 
 // Handle returns NotFound outside the workspace.
 func (h GetEnrollmentHandler) Handle(ctx context.Context, q GetEnrollment) (Enrollment, error) {
-	e, err := h.rm.Find(ctx, q.WorkspaceID, q.EnrollmentID)
-	if err != nil {
-		return Enrollment{}, fmt.Errorf("get enrollment: %w", err)
-	}
-	return e, nil
+	return h.rm.Find(ctx, q.WorkspaceID, q.EnrollmentID)
 }

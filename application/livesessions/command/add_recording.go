@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/livesessions/query"
@@ -25,31 +24,24 @@ func NewAddRecordingHandler(d Deps) AddRecordingHandler { return AddRecordingHan
 
 // Handle returns the recording. The session is a reference in the body, so one that does
 // not resolve in the workspace is 422 liveSessionId, not 404.
-func (h AddRecordingHandler) Handle(ctx context.Context, cmd AddRecording) (query.Recording, error) {
-	var out query.Recording
-	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
-			return err
-		}
-		s, err := h.deps.Sessions.Get(ctx, cmd.WorkspaceID, cmd.LiveSessionID)
-		if kernel.IsNotFound(err) {
-			return kernel.Invalid("liveSessionId", "live session %s does not exist in this workspace", cmd.LiveSessionID)
-		}
-		if err != nil {
-			return err
-		}
-		r, err := s.Record(h.deps.IDs.New(livesessions.RecordingIDPrefix), cmd.DurationSeconds, h.deps.Clock.Now())
-		if err != nil {
-			return err
-		}
-		if err := h.deps.Recordings.Add(ctx, r); err != nil {
-			return err
-		}
-		out = query.RecordingView(r)
-		return h.deps.Publisher.Publish(ctx, events.New(events.RecordingReady, cmd.WorkspaceID, out))
-	})
-	if err != nil {
-		return query.Recording{}, fmt.Errorf("add recording: %w", err)
+func (h AddRecordingHandler) Handle(ctx context.Context, cmd AddRecording) (out query.Recording, err error) {
+	if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+		return out, err
 	}
-	return out, nil
+	s, err := h.deps.Sessions.Get(ctx, cmd.WorkspaceID, cmd.LiveSessionID)
+	if kernel.IsNotFound(err) {
+		return out, kernel.Invalid("liveSessionId", "live session %s does not exist in this workspace", cmd.LiveSessionID)
+	}
+	if err != nil {
+		return out, err
+	}
+	r, err := s.Record(h.deps.IDs.New(livesessions.RecordingIDPrefix), cmd.DurationSeconds, h.deps.Clock.Now())
+	if err != nil {
+		return out, err
+	}
+	if err := h.deps.Recordings.Add(ctx, r); err != nil {
+		return out, err
+	}
+	out = query.RecordingView(r)
+	return out, h.deps.Publisher.Publish(ctx, events.RecordingReadyV1.New(cmd.WorkspaceID, out))
 }

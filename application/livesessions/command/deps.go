@@ -15,14 +15,11 @@ type CourseDirectory interface {
 
 // Deps are the ports every live-session command uses.
 type Deps struct {
-	Tx         platform.Transactor
-	Sessions   livesessions.Repository
-	Recordings livesessions.Recordings
-	Courses    CourseDirectory
-	Workspaces platform.WorkspaceDirectory
-	Publisher  platform.Publisher
-	IDs        platform.IDs
-	Clock      platform.Clock
+	platform.Kit // Tx, Publisher, IDs, Clock, Observer
+	Sessions     livesessions.Repository
+	Recordings   livesessions.Recordings
+	Courses      CourseDirectory
+	Workspaces   platform.WorkspaceDirectory
 }
 
 func (d Deps) requireWorkspace(ctx context.Context, workspaceID string) error {

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/livesessions/query"
 	"github.com/creatorapi/creatorapi/domain/kernel"
@@ -23,31 +22,24 @@ type ScheduleSessionHandler struct{ deps Deps }
 func NewScheduleSessionHandler(d Deps) ScheduleSessionHandler { return ScheduleSessionHandler{deps: d} }
 
 // Handle returns the scheduled session; a course outside the workspace is 422 courseId.
-func (h ScheduleSessionHandler) Handle(ctx context.Context, cmd ScheduleSession) (query.LiveSession, error) {
-	var out query.LiveSession
-	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
-			return err
-		}
-		s, err := livesessions.Schedule(h.deps.IDs.New(livesessions.IDPrefix), cmd.WorkspaceID, cmd.CourseID, cmd.Title, h.deps.Clock.Now())
-		if err != nil {
-			return err
-		}
-		ok, err := h.deps.Courses.Exists(ctx, cmd.WorkspaceID, cmd.CourseID)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return kernel.Invalid("courseId", "course %s does not exist in this workspace", cmd.CourseID)
-		}
-		if err := h.deps.Sessions.Add(ctx, s); err != nil {
-			return err
-		}
-		out = query.SessionView(s)
-		return nil
-	})
-	if err != nil {
-		return query.LiveSession{}, fmt.Errorf("schedule live session: %w", err)
+func (h ScheduleSessionHandler) Handle(ctx context.Context, cmd ScheduleSession) (out query.LiveSession, err error) {
+	if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+		return out, err
 	}
+	s, err := livesessions.Schedule(h.deps.IDs.New(livesessions.IDPrefix), cmd.WorkspaceID, cmd.CourseID, cmd.Title, h.deps.Clock.Now())
+	if err != nil {
+		return out, err
+	}
+	ok, err := h.deps.Courses.Exists(ctx, cmd.WorkspaceID, cmd.CourseID)
+	if err != nil {
+		return out, err
+	}
+	if !ok {
+		return out, kernel.Invalid("courseId", "course %s does not exist in this workspace", cmd.CourseID)
+	}
+	if err := h.deps.Sessions.Add(ctx, s); err != nil {
+		return out, err
+	}
+	out = query.SessionView(s)
 	return out, nil
 }

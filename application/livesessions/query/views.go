@@ -2,32 +2,15 @@
 package query
 
 import (
-	"time"
-
+	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/domain/livesessions"
 )
 
-// LiveSession is the data of live_session.started and live_session.ended.
-type LiveSession struct {
-	ID        string     `json:"id"`
-	CourseID  string     `json:"courseId"`
-	Title     string     `json:"title"`
-	Status    string     `json:"status"`
-	StartedAt *time.Time `json:"startedAt"`
-	EndedAt   *time.Time `json:"endedAt"`
-	CreatedAt time.Time  `json:"createdAt"`
-	UpdatedAt time.Time  `json:"updatedAt"`
-}
-
-// Recording is the data of recording.ready.
-type Recording struct {
-	ID              string    `json:"id"`
-	LiveSessionID   string    `json:"liveSessionId"`
-	CourseID        string    `json:"courseId"`
-	Status          string    `json:"status"`
-	DurationSeconds int       `json:"durationSeconds"`
-	CreatedAt       time.Time `json:"createdAt"`
-}
+// The API shapes are the payloads of live_session.* and recording.ready (application/events).
+type (
+	LiveSession = events.LiveSession
+	Recording   = events.Recording
+)
 
 // SessionView shows s.
 func SessionView(s *livesessions.Session) LiveSession {

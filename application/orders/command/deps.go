@@ -31,16 +31,13 @@ type Entitlements interface {
 
 // Deps are the ports every order command uses.
 type Deps struct {
-	Tx           platform.Transactor
+	platform.Kit // Tx, Publisher, IDs, Clock, Observer
 	Repo         orders.Repository
 	ReadModel    query.ReadModel
 	Workspaces   platform.WorkspaceDirectory
 	Students     StudentDirectory
 	Courses      CourseCatalog
 	Entitlements Entitlements
-	Publisher    platform.Publisher
-	IDs          platform.IDs
-	Clock        platform.Clock
 }
 
 func (d Deps) requireWorkspace(ctx context.Context, workspaceID string) error {

@@ -34,54 +34,45 @@ func NewPlaceOrderHandler(d Deps) PlaceOrderHandler { return PlaceOrderHandler{d
 // Handle validates the order against the workspace, draws its receipt number, grants an
 // enrollment per course and publishes the events, all in one transaction: a failure
 // anywhere leaves no order, no enrollment, no receipt number used and no event.
-func (h PlaceOrderHandler) Handle(ctx context.Context, cmd PlaceOrder) (query.Order, error) {
-	var out query.Order
-	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
-			return err
-		}
-		if err := orders.ValidateCurrency(cmd.Currency); err != nil {
-			return err
-		}
-		items, err := h.items(ctx, cmd)
-		if err != nil {
-			return err
-		}
-		ok, err := h.deps.Students.Exists(ctx, cmd.WorkspaceID, cmd.StudentID)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return kernel.Invalid("studentId", "student %s does not exist in this workspace", cmd.StudentID)
-		}
-		n, err := h.deps.Repo.NextReceipt(ctx, cmd.WorkspaceID)
-		if err != nil {
-			return err
-		}
-		now := h.deps.Clock.Now()
-		o, err := orders.NewPaid(h.deps.IDs.New(orders.IDPrefix), cmd.WorkspaceID, cmd.StudentID, cmd.Currency, items, orders.ReceiptNumber(n), now)
-		if err != nil {
-			return err
-		}
-		for _, it := range o.Items {
-			enrollmentID, err := h.deps.Entitlements.Grant(ctx, cmd.WorkspaceID, cmd.StudentID, it.CourseID)
-			if err != nil {
-				return fmt.Errorf("grant %s: %w", it.CourseID, err)
-			}
-			o.Grant(it.CourseID, enrollmentID, now)
-		}
-		if err := h.deps.Repo.Add(ctx, o); err != nil {
-			return err
-		}
-		if out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, o.ID); err != nil {
-			return err
-		}
-		return h.deps.Publisher.Publish(ctx, events.New(events.OrderPaid, cmd.WorkspaceID, out))
-	})
-	if err != nil {
-		return query.Order{}, fmt.Errorf("place order: %w", err)
+func (h PlaceOrderHandler) Handle(ctx context.Context, cmd PlaceOrder) (out query.Order, err error) {
+	if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+		return out, err
 	}
-	return out, nil
+	if err := orders.ValidateCurrency(cmd.Currency); err != nil {
+		return out, err
+	}
+	items, err := h.items(ctx, cmd)
+	if err != nil {
+		return out, err
+	}
+	ok, err := h.deps.Students.Exists(ctx, cmd.WorkspaceID, cmd.StudentID)
+	if err != nil {
+		return out, err
+	}
+	if !ok {
+		return out, kernel.Invalid("studentId", "student %s does not exist in this workspace", cmd.StudentID)
+	}
+	n, err := h.deps.Repo.NextReceipt(ctx, cmd.WorkspaceID)
+	if err != nil {
+		return out, err
+	}
+	now := h.deps.Clock.Now()
+	o, err := orders.NewPaid(h.deps.IDs.New(orders.IDPrefix), cmd.WorkspaceID, cmd.StudentID, cmd.Currency, items, orders.ReceiptNumber(n), now)
+	if err != nil {
+		return out, err
+	}
+	for _, it := range o.Items {
+		enrollmentID, err := h.deps.Entitlements.Grant(ctx, cmd.WorkspaceID, cmd.StudentID, it.CourseID)
+		if err != nil {
+			return out, fmt.Errorf("grant %s: %w", it.CourseID, err)
+		}
+		o.Grant(it.CourseID, enrollmentID, now)
+	}
+	if err := h.deps.Repo.Add(ctx, o); err != nil {
+		return out, err
+	}
+	out = query.FromDomain(o)
+	return out, h.deps.Publisher.Publish(ctx, events.OrderPaidV1.New(cmd.WorkspaceID, out))
 }
 
 // items checks the item list and resolves every course to a published course of the

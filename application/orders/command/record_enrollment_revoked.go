@@ -25,24 +25,22 @@ func NewRecordEnrollmentRevokedHandler(d Deps) RecordEnrollmentRevokedHandler {
 // Handle is idempotent: an entitlement already revoked (by the order's own full refund,
 // or an earlier delivery of the event) is left as it is. It emits nothing: no public
 // event type describes an entitlement.
-func (h RecordEnrollmentRevokedHandler) Handle(ctx context.Context, cmd RecordEnrollmentRevoked) error {
-	return h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		ids, err := h.deps.Repo.WithEnrollment(ctx, cmd.WorkspaceID, cmd.EnrollmentID)
+func (h RecordEnrollmentRevokedHandler) Handle(ctx context.Context, cmd RecordEnrollmentRevoked) (struct{}, error) {
+	ids, err := h.deps.Repo.WithEnrollment(ctx, cmd.WorkspaceID, cmd.EnrollmentID)
+	if err != nil {
+		return struct{}{}, err
+	}
+	for _, id := range ids {
+		o, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, id)
 		if err != nil {
-			return err
+			return struct{}{}, err
 		}
-		for _, id := range ids {
-			o, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, id)
-			if err != nil {
-				return err
-			}
-			if !o.RevokeEntitlement(cmd.EnrollmentID, cmd.RevokedAt) {
-				continue
-			}
-			if err := h.deps.Repo.Update(ctx, o); err != nil {
-				return fmt.Errorf("record revocation on order %s: %w", id, err)
-			}
+		if !o.RevokeEntitlement(cmd.EnrollmentID, cmd.RevokedAt) {
+			continue
 		}
-		return nil
-	})
+		if err := h.deps.Repo.Update(ctx, o); err != nil {
+			return struct{}{}, fmt.Errorf("record revocation on order %s: %w", id, err)
+		}
+	}
+	return struct{}{}, nil
 }

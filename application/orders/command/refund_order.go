@@ -24,43 +24,34 @@ func NewRefundOrderHandler(d Deps) RefundOrderHandler { return RefundOrderHandle
 
 // Handle refunds under the order's row lock, so that concurrent refunds see each
 // other's amounts and can never return more than was paid.
-func (h RefundOrderHandler) Handle(ctx context.Context, cmd RefundOrder) (query.Order, error) {
-	var out query.Order
-	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		o, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.OrderID)
-		if err != nil {
-			return err
-		}
-		now := h.deps.Clock.Now()
-		if _, err := o.Refund(cmd.Amount, now); err != nil {
-			return err
-		}
-		if o.Remaining() == 0 {
-			for _, enrollmentID := range o.RevokeAll(now) {
-				// A course bought twice shares one enrollment: refunding one purchase must
-				// not take away access another live purchase still grants.
-				others, err := h.deps.Repo.LiveGrantsElsewhere(ctx, cmd.WorkspaceID, enrollmentID, o.ID)
-				if err != nil {
-					return err
-				}
-				if others > 0 {
-					continue
-				}
-				if err := h.deps.Entitlements.Revoke(ctx, cmd.WorkspaceID, enrollmentID); err != nil {
-					return fmt.Errorf("revoke %s: %w", enrollmentID, err)
-				}
+func (h RefundOrderHandler) Handle(ctx context.Context, cmd RefundOrder) (out query.Order, err error) {
+	o, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.OrderID)
+	if err != nil {
+		return out, err
+	}
+	now := h.deps.Clock.Now()
+	if _, err := o.Refund(cmd.Amount, now); err != nil {
+		return out, err
+	}
+	if o.Remaining() == 0 {
+		for _, enrollmentID := range o.RevokeAll(now) {
+			// A course bought twice shares one enrollment: refunding one purchase must
+			// not take away access another live purchase still grants.
+			others, err := h.deps.Repo.LiveGrantsElsewhere(ctx, cmd.WorkspaceID, enrollmentID, o.ID)
+			if err != nil {
+				return out, err
+			}
+			if others > 0 {
+				continue
+			}
+			if err := h.deps.Entitlements.Revoke(ctx, cmd.WorkspaceID, enrollmentID); err != nil {
+				return out, fmt.Errorf("revoke %s: %w", enrollmentID, err)
 			}
 		}
-		if err := h.deps.Repo.Update(ctx, o); err != nil {
-			return err
-		}
-		if out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, o.ID); err != nil {
-			return err
-		}
-		return h.deps.Publisher.Publish(ctx, events.New(events.OrderRefunded, cmd.WorkspaceID, out))
-	})
-	if err != nil {
-		return query.Order{}, fmt.Errorf("refund order: %w", err)
 	}
-	return out, nil
+	if err := h.deps.Repo.Update(ctx, o); err != nil {
+		return out, err
+	}
+	out = query.FromDomain(o)
+	return out, h.deps.Publisher.Publish(ctx, events.OrderRefundedV1.New(cmd.WorkspaceID, out))
 }

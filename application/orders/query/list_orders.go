@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/kernel"
@@ -35,9 +34,5 @@ func (h ListOrdersHandler) Handle(ctx context.Context, q ListOrders) (platform.P
 	if f.CreatedSince != nil && f.CreatedBefore != nil && !f.CreatedSince.Before(*f.CreatedBefore) {
 		return platform.Page[Order]{}, kernel.Invalid("createdBefore", "createdBefore must be later than createdSince")
 	}
-	page, err := h.rm.List(ctx, q.WorkspaceID, q.Filters, q.Page)
-	if err != nil {
-		return platform.Page[Order]{}, fmt.Errorf("list orders: %w", err)
-	}
-	return page, nil
+	return h.rm.List(ctx, q.WorkspaceID, q.Filters, q.Page)
 }

@@ -2,9 +2,9 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/students/query"
 	"github.com/creatorapi/creatorapi/domain/students"
 )
@@ -28,35 +28,27 @@ type CreateStudentHandler struct {
 // NewCreateStudentHandler builds the handler.
 func NewCreateStudentHandler(d Deps) CreateStudentHandler { return CreateStudentHandler{deps: d} }
 
-// Handle returns the new student and created=true (emitting student.created), or the
-// existing student with the same address, unchanged, and created=false (no event).
-func (h CreateStudentHandler) Handle(ctx context.Context, cmd CreateStudent) (out query.Student, created bool, err error) {
-	err = h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
-			return err
-		}
-		s, err := students.New(h.deps.IDs.New(students.IDPrefix), cmd.WorkspaceID, students.Profile{
-			Email: cmd.Email, FirstName: cmd.FirstName, LastName: cmd.LastName, ExternalID: cmd.ExternalID, Metadata: cmd.Metadata,
-		}, h.deps.Clock.Now())
-		if err != nil {
-			return err
-		}
-		// Insert first and let the unique index decide: a lookup before the insert
-		// would let two concurrent requests both create the address.
-		if created, err = h.deps.Repo.Add(ctx, s); err != nil {
-			return err
-		}
-		if !created {
-			out, err = h.deps.ReadModel.GetByEmail(ctx, cmd.WorkspaceID, s.Email)
-			return err
-		}
-		if out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, s.ID); err != nil {
-			return err
-		}
-		return h.deps.Publisher.Publish(ctx, events.New(events.StudentCreated, cmd.WorkspaceID, out))
-	})
-	if err != nil {
-		return query.Student{}, false, fmt.Errorf("create student: %w", err)
+// Handle returns the new student, Created (emitting student.created), or the existing
+// student with the same address, unchanged (no event).
+func (h CreateStudentHandler) Handle(ctx context.Context, cmd CreateStudent) (out platform.Upsert[query.Student], err error) {
+	if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+		return out, err
 	}
-	return out, created, nil
+	s, err := students.New(h.deps.IDs.New(students.IDPrefix), cmd.WorkspaceID, students.Profile{
+		Email: cmd.Email, FirstName: cmd.FirstName, LastName: cmd.LastName, ExternalID: cmd.ExternalID, Metadata: cmd.Metadata,
+	}, h.deps.Clock.Now())
+	if err != nil {
+		return out, err
+	}
+	// Insert first and let the unique index decide: a lookup before the insert
+	// would let two concurrent requests both create the address.
+	if out.Created, err = h.deps.Repo.Add(ctx, s); err != nil {
+		return out, err
+	}
+	if !out.Created {
+		out.Value, err = h.deps.ReadModel.GetByEmail(ctx, cmd.WorkspaceID, s.Email)
+		return out, err
+	}
+	out.Value = query.FromDomain(s, nil) // a new student has no enrollments yet
+	return out, h.deps.Publisher.Publish(ctx, events.StudentCreatedV1.New(cmd.WorkspaceID, out.Value))
 }

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/students/query"
@@ -25,26 +24,21 @@ func NewDeleteStudentHandler(d Deps) DeleteStudentHandler { return DeleteStudent
 // Handle deletes the student and emits student.deleted with the student as it was last
 // shown. The row stays (soft delete) so that orders and enrollments keep their history;
 // the address becomes free for a new student.
-func (h DeleteStudentHandler) Handle(ctx context.Context, cmd DeleteStudent) (query.Student, error) {
-	var out query.Student
-	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		s, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.StudentID)
-		if err != nil {
-			return err
-		}
-		if out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, s.ID); err != nil {
-			return err
-		}
-		if err := s.Delete(h.deps.Clock.Now()); err != nil {
-			return err
-		}
-		if err := h.deps.Repo.Update(ctx, s); err != nil {
-			return err
-		}
-		return h.deps.Publisher.Publish(ctx, events.New(events.StudentDeleted, cmd.WorkspaceID, out))
-	})
+func (h DeleteStudentHandler) Handle(ctx context.Context, cmd DeleteStudent) (out query.Student, err error) {
+	s, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.StudentID)
 	if err != nil {
-		return query.Student{}, fmt.Errorf("delete student: %w", err)
+		return out, err
 	}
-	return out, nil
+	history, err := h.deps.ReadModel.EnrollmentHistory(ctx, cmd.WorkspaceID, s.ID)
+	if err != nil {
+		return out, err
+	}
+	out = query.FromDomain(s, history) // as last shown: before the deletion
+	if err := s.Delete(h.deps.Clock.Now()); err != nil {
+		return out, err
+	}
+	if err := h.deps.Repo.Update(ctx, s); err != nil {
+		return out, err
+	}
+	return out, h.deps.Publisher.Publish(ctx, events.StudentDeletedV1.New(cmd.WorkspaceID, out))
 }

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/students/query"
@@ -29,33 +28,28 @@ func NewUpdateStudentHandler(d Deps) UpdateStudentHandler { return UpdateStudent
 
 // Handle saves the change and emits student.updated; an edit that changes nothing
 // emits nothing and leaves updatedAt alone.
-func (h UpdateStudentHandler) Handle(ctx context.Context, cmd UpdateStudent) (query.Student, error) {
-	var out query.Student
-	err := h.deps.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		s, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.StudentID)
-		if err != nil {
-			return err
-		}
-		changed, err := s.Apply(students.Patch{Email: cmd.Email, FirstName: cmd.FirstName, LastName: cmd.LastName, Metadata: cmd.Metadata},
-			h.deps.Clock.Now())
-		if err != nil {
-			return err
-		}
-		if changed {
-			if err := h.deps.Repo.Update(ctx, s); err != nil {
-				return err
-			}
-		}
-		if out, err = h.deps.ReadModel.Get(ctx, cmd.WorkspaceID, s.ID); err != nil {
-			return err
-		}
-		if !changed {
-			return nil
-		}
-		return h.deps.Publisher.Publish(ctx, events.New(events.StudentUpdated, cmd.WorkspaceID, out))
-	})
+func (h UpdateStudentHandler) Handle(ctx context.Context, cmd UpdateStudent) (out query.Student, err error) {
+	s, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.StudentID)
 	if err != nil {
-		return query.Student{}, fmt.Errorf("update student: %w", err)
+		return out, err
 	}
-	return out, nil
+	changed, err := s.Apply(students.Patch{Email: cmd.Email, FirstName: cmd.FirstName, LastName: cmd.LastName, Metadata: cmd.Metadata},
+		h.deps.Clock.Now())
+	if err != nil {
+		return out, err
+	}
+	if changed {
+		if err := h.deps.Repo.Update(ctx, s); err != nil {
+			return out, err
+		}
+	}
+	history, err := h.deps.ReadModel.EnrollmentHistory(ctx, cmd.WorkspaceID, s.ID)
+	if err != nil {
+		return out, err
+	}
+	out = query.FromDomain(s, history)
+	if !changed {
+		return out, nil
+	}
+	return out, h.deps.Publisher.Publish(ctx, events.StudentUpdatedV1.New(cmd.WorkspaceID, out))
 }

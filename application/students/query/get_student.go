@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"fmt"
 )
 
 // GetStudent fetches one live student of a workspace.
@@ -21,9 +20,5 @@ func NewGetStudentHandler(rm ReadModel) GetStudentHandler { return GetStudentHan
 
 // Handle returns NotFound for a deleted student or one of another workspace.
 func (h GetStudentHandler) Handle(ctx context.Context, q GetStudent) (Student, error) {
-	s, err := h.rm.Get(ctx, q.WorkspaceID, q.StudentID)
-	if err != nil {
-		return Student{}, fmt.Errorf("get student: %w", err)
-	}
-	return s, nil
+	return h.rm.Get(ctx, q.WorkspaceID, q.StudentID)
 }

@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/kernel"
@@ -33,9 +32,5 @@ func (h ListStudentsHandler) Handle(ctx context.Context, q ListStudents) (platfo
 		}
 		q.Filter.Email = students.EmailKey(q.Filter.Email)
 	}
-	page, err := h.rm.List(ctx, q.WorkspaceID, q.Filter, q.Page)
-	if err != nil {
-		return platform.Page[Student]{}, fmt.Errorf("list students: %w", err)
-	}
-	return page, nil
+	return h.rm.List(ctx, q.WorkspaceID, q.Filter, q.Page)
 }

@@ -3,7 +3,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/workspaces/query"
@@ -18,15 +17,14 @@ type CreateWorkspace struct {
 
 // CreateWorkspaceHandler handles CreateWorkspace.
 type CreateWorkspaceHandler struct {
-	tx    platform.Transactor
 	repo  workspaces.Repository
 	ids   platform.IDs
 	clock platform.Clock
 }
 
 // NewCreateWorkspaceHandler builds the handler.
-func NewCreateWorkspaceHandler(tx platform.Transactor, repo workspaces.Repository, ids platform.IDs, clock platform.Clock) CreateWorkspaceHandler {
-	return CreateWorkspaceHandler{tx: tx, repo: repo, ids: ids, clock: clock}
+func NewCreateWorkspaceHandler(repo workspaces.Repository, ids platform.IDs, clock platform.Clock) CreateWorkspaceHandler {
+	return CreateWorkspaceHandler{repo: repo, ids: ids, clock: clock}
 }
 
 // Handle validates and stores the workspace.
@@ -35,9 +33,8 @@ func (h CreateWorkspaceHandler) Handle(ctx context.Context, cmd CreateWorkspace)
 	if err != nil {
 		return query.Workspace{}, err
 	}
-	err = h.tx.WithinTx(ctx, func(ctx context.Context) error { return h.repo.Add(ctx, w) })
-	if err != nil {
-		return query.Workspace{}, fmt.Errorf("create workspace: %w", err)
+	if err := h.repo.Add(ctx, w); err != nil {
+		return query.Workspace{}, err
 	}
 	return query.View(w), nil
 }

@@ -21,8 +21,8 @@ func Analytics() fx.Option {
 		fx.Provide(
 			sqlstore.NewAnalyticsProjection,
 			newAnalyticsSummary,
-			func(rm *sqlstore.AnalyticsSummary, p *sqlstore.AnalyticsProjection, c platform.Clock) analytics.Application {
-				return analytics.New(rm, p, c)
+			func(rm *sqlstore.AnalyticsSummary, p *sqlstore.AnalyticsProjection, c platform.Clock, tx platform.Transactor, obs platform.Observer) analytics.Application {
+				return analytics.New(rm, p, c, tx, obs)
 			},
 			eventConsumer(consumers.AnalyticsProjection),
 			apiEndpoints(v1.AnalyticsEndpoints),

@@ -15,12 +15,8 @@ func Certificates() fx.Option {
 	return fx.Module("certificates",
 		fx.Provide(
 			sqlstore.NewCertificates,
-			func(tx platform.Transactor, repo *sqlstore.Certificates, ws *sqlstore.Workspaces, st *sqlstore.Students,
-				pub platform.Publisher, i platform.IDs, c platform.Clock) certificates.Application {
-				return certificates.New(command.Deps{
-					Tx: tx, Repo: repo, Workspaces: ws, Students: st, Completions: repo.Completions(),
-					Publisher: pub, IDs: i, Clock: c,
-				})
+			func(kit platform.Kit, repo *sqlstore.Certificates, ws *sqlstore.Workspaces, st *sqlstore.Students) certificates.Application {
+				return certificates.New(command.Deps{Kit: kit, Repo: repo, Workspaces: ws, Students: st, Completions: repo.Completions()})
 			},
 			operatorRoutes(operator.CertificateRoutes),
 		),

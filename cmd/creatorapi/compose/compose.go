@@ -22,7 +22,8 @@ func Modules(cfg Config) fx.Option {
 		Events(),
 		Dashboard(),
 		HTTP(),
-		Operations(),
+		Probes(),
+		Maintenance(),
 	)
 }
 

@@ -17,9 +17,8 @@ func Courses() fx.Option {
 		fx.Provide(
 			sqlstore.NewCourses,
 			sqlstore.NewCourseReads,
-			func(tx platform.Transactor, repo *sqlstore.Courses, rm *sqlstore.CourseReads, ws *sqlstore.Workspaces,
-				pub platform.Publisher, i platform.IDs, c platform.Clock) courses.Application {
-				return courses.New(command.Deps{Tx: tx, Repo: repo, ReadModel: rm, Workspaces: ws, Publisher: pub, IDs: i, Clock: c})
+			func(kit platform.Kit, repo *sqlstore.Courses, rm *sqlstore.CourseReads, ws *sqlstore.Workspaces) courses.Application {
+				return courses.New(command.Deps{Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws})
 			},
 			apiEndpoints(v1.CourseEndpoints),
 			operatorRoutes(operator.CourseRoutes),

@@ -19,11 +19,9 @@ func Enrollments() fx.Option {
 			sqlstore.NewEnrollments,
 			sqlstore.NewEnrollmentCatalog,
 			sqlstore.NewProgress,
-			func(tx platform.Transactor, repo *sqlstore.Enrollments, progress *sqlstore.Progress, st *sqlstore.Students,
-				catalog *sqlstore.EnrollmentCatalog, pub platform.Publisher, i platform.IDs, c platform.Clock) enrollments.Application {
-				return enrollments.New(command.Deps{
-					Tx: tx, Repo: repo, Progress: progress, Students: st, Catalog: catalog, Publisher: pub, IDs: i, Clock: c,
-				}, repo)
+			func(kit platform.Kit, repo *sqlstore.Enrollments, progress *sqlstore.Progress, st *sqlstore.Students,
+				catalog *sqlstore.EnrollmentCatalog) enrollments.Application {
+				return enrollments.New(command.Deps{Kit: kit, Repo: repo, Progress: progress, Students: st, Catalog: catalog}, repo)
 			},
 			apiEndpoints(v1.EnrollmentEndpoints),
 			operatorRoutes(operator.EnrollmentRoutes),

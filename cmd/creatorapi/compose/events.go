@@ -10,8 +10,8 @@ import (
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/adapters/watermill"
+	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
-	"github.com/creatorapi/creatorapi/ports/consumers"
 )
 
 // retentionEvery is how often consumed outbox rows are pruned.
@@ -41,16 +41,12 @@ type routerParams struct {
 	Wakeup    *watermill.Wakeup
 	Config    watermill.RouterConfig
 	Logger    wm.LoggerAdapter
-	Consumers []consumers.Consumer `group:"event_consumers"`
+	Consumers []events.Consumer `group:"event_consumers"`
 }
 
-// newEventRouter maps the ports' consumers onto the adapter's (adapters never import ports).
+// newEventRouter runs the consumers the ports provided.
 func newEventRouter(p routerParams) (*watermill.Router, error) {
-	cs := make([]watermill.Consumer, len(p.Consumers))
-	for i, c := range p.Consumers {
-		cs[i] = watermill.Consumer{Name: c.Name, Handle: c.Handle}
-	}
-	return watermill.NewRouter(p.DB, p.Ledger, p.Wakeup, cs, p.Config, p.Logger)
+	return watermill.NewRouter(p.DB, p.Ledger, p.Wakeup, p.Consumers, p.Config, p.Logger)
 }
 
 // Workers runs the background side: the event router (draining on stop), the

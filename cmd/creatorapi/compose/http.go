@@ -41,7 +41,7 @@ func operatorRoutes(constructor any) any {
 	return fx.Annotate(constructor, fx.ResultTags(`group:"operator"`))
 }
 
-// eventConsumer provides a ports/consumers.Consumer into the event_consumers group.
+// eventConsumer provides an events.Consumer into the event_consumers group.
 func eventConsumer(constructor any) any {
 	return fx.Annotate(constructor, fx.ResultTags(`group:"event_consumers"`))
 }
@@ -51,13 +51,13 @@ func HTTP() fx.Option {
 	return fx.Module("http",
 		fx.Provide(
 			web.NewDecoder,
-			func(k secrets.MasterKey) (*v1.Cursors, error) { return v1.NewCursors(k.For("cursor/v1")) },
+			func(k secrets.MasterKey) (*web.Cursors, error) { return web.NewCursors(k.For("cursor/v1")) },
 			newAdminToken,
 			func() (*v1.PageCache, error) { return v1.NewPageCache(2048) },
 			prometheus.NewRegistry,
 			web.NewMetrics,
 			openapi.Load,
-			docs.NewReference,
+			func(doc *openapi.Document) (*docs.Reference, error) { return docs.NewReference(doc.JSON) },
 			newPublicApp,
 			newOperatorApp,
 		),

@@ -15,11 +15,9 @@ func LiveSessions() fx.Option {
 	return fx.Module("livesessions",
 		fx.Provide(
 			sqlstore.NewLiveSessions,
-			func(tx platform.Transactor, repo *sqlstore.LiveSessions, ws *sqlstore.Workspaces,
-				pub platform.Publisher, i platform.IDs, c platform.Clock) livesessions.Application {
+			func(kit platform.Kit, repo *sqlstore.LiveSessions, ws *sqlstore.Workspaces) livesessions.Application {
 				return livesessions.New(command.Deps{
-					Tx: tx, Sessions: repo, Recordings: repo.Recordings(), Courses: repo.Courses(), Workspaces: ws,
-					Publisher: pub, IDs: i, Clock: c,
+					Kit: kit, Sessions: repo, Recordings: repo.Recordings(), Courses: repo.Courses(), Workspaces: ws,
 				})
 			},
 			operatorRoutes(operator.LiveSessionRoutes),

@@ -3,79 +3,93 @@ package compose
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/fx"
 
-	ratestore "github.com/creatorapi/creatorapi/adapters/ratelimit"
-	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/application/ratelimit"
-	"github.com/creatorapi/creatorapi/ports/http/web"
+	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	"github.com/creatorapi/creatorapi/adapters/watermill"
+	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/ports/cli/demo"
+	"github.com/creatorapi/creatorapi/ports/consumers"
 )
 
-// Operations provides what the platform's operators watch: the readiness probe (/readyz)
-// and the build-info metric on /metrics.
-func Operations() fx.Option {
-	return fx.Module("operations",
-		fx.Provide(newReadiness),
-		fx.Invoke(registerBuildInfo),
+// The CLI's maintenance verbs reach the adapters only through the composition root:
+// cmd/creatorapi asks for Operations (and demo.Marker) and never imports adapters.
+
+// Results of the maintenance verbs, as the CLI prints them.
+type (
+	EventFailure = watermill.Failure
+	EventReplay  = watermill.Replayed
+	Rebuilt      = watermill.Rebuilt
+)
+
+// rebuildSlack is how much older than the oldest outbox event a source fact may be
+// without proving a gap: a use case reads the clock before the outbox stamps its event.
+const rebuildSlack = time.Minute
+
+// Operations parks, replays and rebuilds what the event consumers processed.
+type Operations struct {
+	ledger     *watermill.Ledger
+	router     *watermill.Router
+	positions  *watermill.Positions
+	projection *sqlstore.AnalyticsProjection
+}
+
+// Maintenance provides Operations, the master-key rotation and the demo seeder's marker.
+func Maintenance() fx.Option {
+	return fx.Provide(
+		func(l *watermill.Ledger, r *watermill.Router, p *watermill.Positions, proj *sqlstore.AnalyticsProjection) *Operations {
+			return &Operations{ledger: l, router: r, positions: p, projection: proj}
+		},
+		func(s *sqlstore.Settings) demo.Marker { return s },
+		newKeyRotation,
 	)
 }
 
-// newReadiness checks what this instance needs to serve: the database, the schema at
-// this binary's version (or newer, during a rolling upgrade), and Redis when it counts
-// the rate limits.
-func newReadiness(db *sqldb.DB, counter ratelimit.Counter, logger *slog.Logger) *web.Readiness {
-	checks := []web.Check{
-		{Name: "database", Run: func(ctx context.Context) error { return db.Reader.PingContext(ctx) }},
-		{Name: "migrations", Run: func(ctx context.Context) error {
-			current, expected, err := db.MigrationStatus(ctx)
-			if err != nil {
-				return err
-			}
-			if current < expected {
-				return web.Unready(fmt.Sprintf("at version %d, this build needs %d", current, expected))
-			}
-			return nil
-		}},
-	}
-	if r, ok := counter.(*ratestore.Redis); ok {
-		checks = append(checks, web.Check{Name: "redis", Run: r.Ping})
-	}
-	return web.NewReadiness(logger, checks...)
+// FailedEvents lists the events consumer (all consumers when empty) parked after failing.
+func (o *Operations) FailedEvents(ctx context.Context, consumer string) ([]EventFailure, error) {
+	return o.ledger.Failures(ctx, consumer)
 }
 
-// registerBuildInfo exports creatorapi_build_info{version, revision, goversion} = 1, the
-// usual way to see which build each instance runs.
-func registerBuildInfo(registry *prometheus.Registry) error {
-	b := Build()
-	g := prometheus.NewGauge(prometheus.GaugeOpts{
-		Name:        "creatorapi_build_info",
-		Help:        "The running build: version, VCS revision and Go version as labels; always 1.",
-		ConstLabels: prometheus.Labels{"version": b.Version, "revision": b.Revision, "goversion": b.GoVersion},
-	})
-	g.Set(1)
-	return registry.Register(g)
+// ReplayEvents runs parked events again: one (eventID) or all of consumer's (or all).
+func (o *Operations) ReplayEvents(ctx context.Context, consumer, eventID string) ([]EventReplay, error) {
+	return o.ledger.Replay(ctx, o.router.Consumers(), consumer, eventID)
 }
 
-// drainFirst runs first on stop (append it after the listeners): /readyz answers 503
-// at once, and the listeners keep serving for CREATORAPI_SHUTDOWN_DELAY so that a load
-// balancer sees it and stops sending before they close.
-func drainFirst(cfg Config, ready *web.Readiness, logger *slog.Logger) fx.Hook {
-	return fx.Hook{OnStop: func(ctx context.Context) error {
-		ready.Drain()
-		logger.Info("draining", "delay", cfg.ShutdownDelay.String(), "grace", cfg.ShutdownGrace.String())
-		if cfg.ShutdownDelay <= 0 {
-			return nil
+// RebuildAnalytics empties the analytics read model and replays the outbox into it.
+// Unless force, it refuses when retention pruned events the read model still counts.
+func (o *Operations) RebuildAnalytics(ctx context.Context, force bool) (Rebuilt, error) {
+	var consumer *events.Consumer
+	for _, cs := range o.router.Consumers() {
+		if cs.Name == consumers.AnalyticsProjectionName {
+			consumer = &cs
 		}
-		t := time.NewTimer(cfg.ShutdownDelay)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-		}
-		return nil
-	}}
+	}
+	if consumer == nil {
+		return Rebuilt{}, fmt.Errorf("no consumer named %s is registered", consumers.AnalyticsProjectionName)
+	}
+	if err := o.checkOutboxCovers(ctx); err != nil && !force {
+		return Rebuilt{}, err
+	}
+	return o.ledger.Rebuild(ctx, o.positions, *consumer, o.projection.Reset)
+}
+
+// checkOutboxCovers refuses a rebuild that would silently lose history: retention
+// prunes consumed events, and a fact older than the oldest event left cannot be replayed.
+func (o *Operations) checkOutboxCovers(ctx context.Context) error {
+	fact, anyFact, err := o.projection.OldestFact(ctx)
+	if err != nil || !anyFact {
+		return err
+	}
+	first, anyEvent, err := o.positions.FirstEventAt(ctx)
+	if err != nil {
+		return err
+	}
+	if !anyEvent || fact.Before(first.Add(-rebuildSlack)) {
+		return fmt.Errorf("the outbox no longer holds the events of %s (oldest event left: %v): retention pruned them, "+
+			"so a rebuild would undercount; keep the current read model, or pass --force to rebuild from what is left",
+			fact.Format(time.RFC3339), first.Format(time.RFC3339))
+	}
+	return nil
 }

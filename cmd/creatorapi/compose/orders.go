@@ -25,12 +25,11 @@ func Orders() fx.Option {
 			sqlstore.NewOrders,
 			sqlstore.NewOrderReads,
 			sqlstore.NewOrderCatalog,
-			func(tx platform.Transactor, repo *sqlstore.Orders, rm *sqlstore.OrderReads, ws *sqlstore.Workspaces,
-				st *sqlstore.Students, catalog *sqlstore.OrderCatalog, enr enrollments.Application,
-				pub platform.Publisher, i platform.IDs, c platform.Clock) orders.Application {
+			func(kit platform.Kit, repo *sqlstore.Orders, rm *sqlstore.OrderReads, ws *sqlstore.Workspaces,
+				st *sqlstore.Students, catalog *sqlstore.OrderCatalog, enr enrollments.Application) orders.Application {
 				return orders.New(command.Deps{
-					Tx: tx, Repo: repo, ReadModel: rm, Workspaces: ws, Students: st, Courses: catalog,
-					Entitlements: orderEntitlements{app: enr}, Publisher: pub, IDs: i, Clock: c,
+					Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws, Students: st, Courses: catalog,
+					Entitlements: orderEntitlements{app: enr},
 				})
 			},
 			apiEndpoints(v1.OrderEndpoints),
@@ -45,10 +44,10 @@ type orderEntitlements struct{ app enrollments.Application }
 
 // Grant enrolls the student with source "order" (or reactivates a revoked enrollment).
 func (e orderEntitlements) Grant(ctx context.Context, workspaceID, studentID, courseID string) (string, error) {
-	en, _, err := e.app.Commands.GrantEnrollment.Handle(ctx, enrollmentcmd.GrantEnrollment{
+	en, err := e.app.Commands.GrantEnrollment.Handle(ctx, enrollmentcmd.GrantEnrollment{
 		WorkspaceID: workspaceID, StudentID: studentID, CourseID: courseID, Source: string(domainenrollments.SourceOrder),
 	})
-	return en.ID, err
+	return en.Value.ID, err
 }
 
 // Revoke revokes the enrollment; an already revoked one stays as it is.

@@ -6,10 +6,12 @@ import (
 	"os"
 
 	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/clock"
 	"github.com/creatorapi/creatorapi/adapters/ids"
+	"github.com/creatorapi/creatorapi/adapters/observe"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/adapters/watermill"
@@ -30,6 +32,12 @@ func Platform() fx.Option {
 			sqlstore.NewMasterKeyStore,
 			newMasterKey,
 			newKeyCheck,
+			func(l *slog.Logger, r *prometheus.Registry) (platform.Observer, error) {
+				return observe.NewUseCases(l, r)
+			},
+			func(tx platform.Transactor, pub platform.Publisher, i platform.IDs, c platform.Clock, obs platform.Observer) platform.Kit {
+				return platform.Kit{Tx: tx, Publisher: pub, IDs: i, Clock: c, Observer: obs}
+			},
 			sqlstore.NewSettings,
 			watermill.NewWakeup,
 			func(db *sqldb.DB, i platform.IDs, c platform.Clock, l wm.LoggerAdapter, w *watermill.Wakeup) platform.Publisher {

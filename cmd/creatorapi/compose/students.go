@@ -17,9 +17,8 @@ func Students() fx.Option {
 		fx.Provide(
 			sqlstore.NewStudents,
 			sqlstore.NewStudentReads,
-			func(tx platform.Transactor, repo *sqlstore.Students, rm *sqlstore.StudentReads, ws *sqlstore.Workspaces,
-				pub platform.Publisher, i platform.IDs, c platform.Clock) students.Application {
-				return students.New(command.Deps{Tx: tx, Repo: repo, ReadModel: rm, Workspaces: ws, Publisher: pub, IDs: i, Clock: c})
+			func(kit platform.Kit, repo *sqlstore.Students, rm *sqlstore.StudentReads, ws *sqlstore.Workspaces) students.Application {
+				return students.New(command.Deps{Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws})
 			},
 			apiEndpoints(v1.StudentEndpoints),
 			operatorRoutes(operator.StudentRoutes),

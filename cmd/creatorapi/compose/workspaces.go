@@ -14,8 +14,8 @@ func Workspaces() fx.Option {
 	return fx.Module("workspaces",
 		fx.Provide(
 			sqlstore.NewWorkspaces,
-			func(tx platform.Transactor, repo *sqlstore.Workspaces, i platform.IDs, c platform.Clock) workspaces.Application {
-				return workspaces.New(tx, repo, i, c)
+			func(tx platform.Transactor, repo *sqlstore.Workspaces, i platform.IDs, c platform.Clock, obs platform.Observer) workspaces.Application {
+				return workspaces.New(tx, repo, i, c, obs)
 			},
 			operatorRoutes(operator.WorkspaceRoutes),
 		),

@@ -27,7 +27,7 @@ func (s Seeder) seedLearning(ctx context.Context, wsID string, catalogue []cours
 	var studentIDs []string
 	for i := 0; i < demoStudents; i++ {
 		first, last := firstNames[i%len(firstNames)], lastNames[i/len(firstNames)%len(lastNames)]
-		st, _, err := s.Students.Commands.CreateStudent.Handle(ctx, stucmd.CreateStudent{
+		st, err := s.Students.Commands.CreateStudent.Handle(ctx, stucmd.CreateStudent{
 			WorkspaceID: wsID, FirstName: first, LastName: last,
 			Email:      fmt.Sprintf("%s.%s.%d@students.example", strings.ToLower(first), strings.ToLower(last), i+1),
 			ExternalID: fmt.Sprintf("crm-%04d", i+1),
@@ -36,7 +36,7 @@ func (s Seeder) seedLearning(ctx context.Context, wsID string, catalogue []cours
 		if err != nil {
 			return fmt.Errorf("student %d: %w", i, err)
 		}
-		studentIDs = append(studentIDs, st.ID)
+		studentIDs = append(studentIDs, st.Value.ID)
 	}
 
 	var orderIDs []string
@@ -64,7 +64,7 @@ func (s Seeder) seedLearning(ctx context.Context, wsID string, catalogue []cours
 	}
 	// Scholarships: enrollments granted by the operator, without an order.
 	for i, stID := range studentIDs[36:44] {
-		if _, _, err := s.Enrollments.Commands.GrantEnrollment.Handle(ctx, enrcmd.GrantEnrollment{
+		if _, err := s.Enrollments.Commands.GrantEnrollment.Handle(ctx, enrcmd.GrantEnrollment{
 			WorkspaceID: wsID, StudentID: stID, CourseID: catalogue[i%len(catalogue)].ID, Source: "operator",
 		}); err != nil {
 			return fmt.Errorf("scholarship %d: %w", i, err)
@@ -86,12 +86,12 @@ func (s Seeder) seedProgress(ctx context.Context, wsID string, studentIDs []stri
 			done = len(lessons)
 		}
 		for _, lessonID := range lessons[:done] {
-			if _, _, err := s.Enrollments.Commands.RecordProgress.Handle(ctx, enrcmd.RecordProgress{WorkspaceID: wsID, StudentID: stID, LessonID: lessonID}); err != nil {
+			if _, err := s.Enrollments.Commands.RecordProgress.Handle(ctx, enrcmd.RecordProgress{WorkspaceID: wsID, StudentID: stID, LessonID: lessonID}); err != nil {
 				return fmt.Errorf("progress of student %d: %w", i, err)
 			}
 		}
 		if done == len(lessons) && i%8 == 3 { // half of those who finished
-			if _, _, err := s.Certificates.Commands.IssueCertificate.Handle(ctx, certcmd.IssueCertificate{WorkspaceID: wsID, StudentID: stID, CourseID: course.ID}); err != nil {
+			if _, err := s.Certificates.Commands.IssueCertificate.Handle(ctx, certcmd.IssueCertificate{WorkspaceID: wsID, StudentID: stID, CourseID: course.ID}); err != nil {
 				return fmt.Errorf("certificate of student %d: %w", i, err)
 			}
 		}

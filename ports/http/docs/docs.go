@@ -7,8 +7,6 @@ import (
 	"html/template"
 
 	"github.com/gofiber/fiber/v2"
-
-	"github.com/creatorapi/creatorapi/ports/http/api/v1/openapi"
 )
 
 // Path is where the reference lives on the public listener.
@@ -25,9 +23,10 @@ type Reference struct {
 	html []byte
 }
 
-// NewReference renders the document into the reference page.
-func NewReference(doc *openapi.Document) (*Reference, error) {
-	p, err := build(doc.JSON)
+// NewReference renders the OpenAPI document (JSON; the composition root hands it over
+// from the public API's port, so that no port imports another) into the reference page.
+func NewReference(documentJSON []byte) (*Reference, error) {
+	p, err := build(documentJSON)
 	if err != nil {
 		return nil, err
 	}

@@ -21,16 +21,16 @@ func CertificateRoutes(app certificates.Application, dec *web.Decoder) Routes {
 			if err := dec.Body(c, &req); err != nil {
 				return err
 			}
-			crt, issued, err := app.Commands.IssueCertificate.Handle(c.UserContext(), command.IssueCertificate{
+			res, err := app.Commands.IssueCertificate.Handle(c.UserContext(), command.IssueCertificate{
 				WorkspaceID: c.Params("org"), StudentID: req.StudentID, CourseID: req.CourseID,
 			})
 			if err != nil {
 				return err
 			}
-			if issued {
-				return created(c, crt)
+			if res.Created {
+				return created(c, res.Value)
 			}
-			return c.JSON(crt)
+			return c.JSON(res.Value)
 		}}},
 	}
 }

@@ -42,16 +42,16 @@ func (h enrollmentRoutes) grant(c *fiber.Ctx) error {
 	if err := h.dec.Body(c, &req); err != nil {
 		return err
 	}
-	e, isNew, err := h.app.Commands.GrantEnrollment.Handle(c.UserContext(), command.GrantEnrollment{
+	res, err := h.app.Commands.GrantEnrollment.Handle(c.UserContext(), command.GrantEnrollment{
 		WorkspaceID: c.Params("org"), StudentID: req.StudentID, CourseID: req.CourseID, Source: "operator",
 	})
 	if err != nil {
 		return err
 	}
-	if isNew {
-		return created(c, e)
+	if res.Created {
+		return created(c, res.Value)
 	}
-	return c.JSON(e)
+	return c.JSON(res.Value)
 }
 
 func (h enrollmentRoutes) get(c *fiber.Ctx) error {
@@ -76,14 +76,14 @@ func (h enrollmentRoutes) progress(c *fiber.Ctx) error {
 	if err := h.dec.Body(c, &req); err != nil {
 		return err
 	}
-	p, recorded, err := h.app.Commands.RecordProgress.Handle(c.UserContext(), command.RecordProgress{
+	res, err := h.app.Commands.RecordProgress.Handle(c.UserContext(), command.RecordProgress{
 		WorkspaceID: c.Params("org"), StudentID: req.StudentID, LessonID: req.LessonID,
 	})
 	if err != nil {
 		return err
 	}
-	if recorded {
-		return created(c, p)
+	if res.Created {
+		return created(c, res.Value)
 	}
-	return c.JSON(p)
+	return c.JSON(res.Value)
 }

@@ -48,17 +48,17 @@ func (h studentRoutes) create(c *fiber.Ctx) error {
 	if err := h.dec.Body(c, &req); err != nil {
 		return err
 	}
-	s, isNew, err := h.app.Commands.CreateStudent.Handle(c.UserContext(), command.CreateStudent{
+	res, err := h.app.Commands.CreateStudent.Handle(c.UserContext(), command.CreateStudent{
 		WorkspaceID: c.Params("org"), Email: req.Email, FirstName: req.FirstName, LastName: req.LastName,
 		ExternalID: req.ExternalID, Metadata: req.Metadata,
 	})
 	if err != nil {
 		return err
 	}
-	if isNew {
-		return created(c, s)
+	if res.Created {
+		return created(c, res.Value)
 	}
-	return c.JSON(s)
+	return c.JSON(res.Value)
 }
 
 func (h studentRoutes) get(c *fiber.Ctx) error {

@@ -8,7 +8,7 @@ import (
 	"github.com/creatorapi/creatorapi/application/webhooks"
 	"github.com/creatorapi/creatorapi/application/webhooks/command"
 	"github.com/creatorapi/creatorapi/application/webhooks/query"
-	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
+
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
@@ -24,7 +24,7 @@ type recoverRequest struct {
 
 // WebhookRoutes: POST, GET W/webhooks; POST W/webhooks/{id}/disable, /enable,
 // /rotate-secret, /recover; GET W/webhooks/{id}/deliveries; POST W/deliveries/{id}/resend.
-func WebhookRoutes(app webhooks.Application, dec *web.Decoder, cursors *v1.Cursors) Routes {
+func WebhookRoutes(app webhooks.Application, dec *web.Decoder, cursors *web.Cursors) Routes {
 	h := webhookRoutes{app: app, dec: dec, cursors: cursors}
 	return Routes{
 		{Method: fiber.MethodPost, Path: "/workspaces/:org/webhooks", Handlers: []fiber.Handler{h.create}},
@@ -41,7 +41,7 @@ func WebhookRoutes(app webhooks.Application, dec *web.Decoder, cursors *v1.Curso
 type webhookRoutes struct {
 	app     webhooks.Application
 	dec     *web.Decoder
-	cursors *v1.Cursors
+	cursors *web.Cursors
 }
 
 func (h webhookRoutes) create(c *fiber.Ctx) error {
@@ -102,8 +102,8 @@ func (h webhookRoutes) recover(c *fiber.Ctx) error {
 
 func (h webhookRoutes) deliveries(c *fiber.Ctx) error {
 	ws, id, status := c.Params("org"), c.Params("id"), c.Query("status")
-	scope := v1.Scope{List: "webhook-deliveries", WorkspaceID: ws, Filters: id + "\x00" + status}
-	page, err := v1.PageRequest(c, h.cursors, scope, "status")
+	scope := web.Scope{List: "webhook-deliveries", WorkspaceID: ws, Filters: id + "\x00" + status}
+	page, err := web.PageRequest(c, h.cursors, scope, "status")
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func (h webhookRoutes) deliveries(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return v1.SendPage(c, h.cursors, scope, out)
+	return web.SendPage(c, h.cursors, scope, out)
 }
 
 func (h webhookRoutes) resend(c *fiber.Ctx) error {

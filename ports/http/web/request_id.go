@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/creatorapi/creatorapi/application/platform"
 )
 
 // HeaderRequestID is echoed when the client sent a sane one, generated otherwise.
@@ -22,6 +24,7 @@ func RequestID() fiber.Handler {
 		}
 		c.Set(HeaderRequestID, id)
 		c.Locals(requestIDKey{}, id)
+		c.SetUserContext(platform.WithRequestID(c.UserContext(), id)) // use cases log it
 		return c.Next()
 	}
 }

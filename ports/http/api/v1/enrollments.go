@@ -24,16 +24,16 @@ func EnrollmentEndpoints(app enrollments.Application, dec *web.Decoder) []Endpoi
 		if err := dec.Body(c, &req); err != nil {
 			return err
 		}
-		e, created, err := app.Commands.GrantEnrollment.Handle(c.UserContext(), command.GrantEnrollment{
+		res, err := app.Commands.GrantEnrollment.Handle(c.UserContext(), command.GrantEnrollment{
 			WorkspaceID: PrincipalOf(c).WorkspaceID, StudentID: req.StudentID, CourseID: req.CourseID, Source: "api",
 		})
 		if err != nil {
 			return err
 		}
 		// 201 only when this request stored the enrollment; an existing (or reactivated) one is 200.
-		if created {
+		if res.Created {
 			c.Status(fiber.StatusCreated)
 		}
-		return c.JSON(e)
+		return c.JSON(res.Value)
 	}}}
 }

@@ -1,91 +1,40 @@
 package v1
 
 import (
-	"strconv"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
-// Page sizes of every list.
+// The list kit lives in ports/http/web, shared with the operator API (a port never imports
+// another port); these names keep the public API's handlers short.
+
 const (
-	DefaultLimit = 25
-	MaxLimit     = 100
+	DefaultLimit = web.DefaultLimit
+	MaxLimit     = web.MaxLimit
 )
 
-// ListEnvelope is the specification's list shape.
-type ListEnvelope[T any] struct {
-	Data       []T        `json:"data"`
-	Pagination Pagination `json:"pagination"`
-}
+type (
+	ListEnvelope[T any] = web.ListEnvelope[T]
+	Pagination          = web.Pagination
+	Cursors             = web.Cursors
+	Scope               = web.Scope
+)
 
-// Pagination tells how to get the next page.
-type Pagination struct {
-	Cursor  *string `json:"cursor"`
-	HasMore bool    `json:"has_more"`
-}
+// OnlyParams: see web.OnlyParams.
+func OnlyParams(c *fiber.Ctx, allowed ...string) error { return web.OnlyParams(c, allowed...) }
 
-// OnlyParams refuses any query parameter not in allowed: a typo must not silently
-// return unfiltered data.
-func OnlyParams(c *fiber.Ctx, allowed ...string) error {
-	var bad string
-	c.Context().QueryArgs().VisitAll(func(k, _ []byte) {
-		if bad != "" {
-			return
-		}
-		name := string(k)
-		for _, a := range allowed {
-			if a == name {
-				return
-			}
-		}
-		bad = name
-	})
-	if bad != "" {
-		return web.Invalid(bad, "unknown query parameter %q", bad)
-	}
-	return nil
-}
-
-// PageRequest reads limit and cursor, both validated. filterParams are the other
-// parameters the list accepts; cursors are bound to their values.
+// PageRequest: see web.PageRequest.
 func PageRequest(c *fiber.Ctx, cursors *Cursors, s Scope, filterParams ...string) (platform.PageRequest, error) {
-	if err := OnlyParams(c, append([]string{"limit", "cursor"}, filterParams...)...); err != nil {
-		return platform.PageRequest{}, err
-	}
-	req := platform.PageRequest{Limit: DefaultLimit}
-	if raw := c.Query("limit"); raw != "" || c.Context().QueryArgs().Has("limit") {
-		n, err := strconv.Atoi(raw)
-		if err != nil || n < 1 || n > MaxLimit {
-			return platform.PageRequest{}, web.Invalid("limit", "limit must be an integer from 1 to %d", MaxLimit)
-		}
-		req.Limit = n
-	}
-	if c.Context().QueryArgs().Has("cursor") {
-		after, err := cursors.Decode(s, c.Query("cursor"))
-		if err != nil {
-			return platform.PageRequest{}, err
-		}
-		req.After = after
-	}
-	return req, nil
+	return web.PageRequest(c, cursors, s, filterParams...)
 }
 
-// SendPage writes one page in the list envelope with a sealed next cursor.
+// SendPage: see web.SendPage.
 func SendPage[T any](c *fiber.Ctx, cursors *Cursors, s Scope, page platform.Page[T]) error {
-	return c.JSON(pageEnvelope(cursors, s, page))
+	return web.SendPage(c, cursors, s, page)
 }
 
 func pageEnvelope[T any](cursors *Cursors, s Scope, page platform.Page[T]) ListEnvelope[T] {
-	out := ListEnvelope[T]{Data: page.Items, Pagination: Pagination{HasMore: page.HasMore}}
-	if out.Data == nil {
-		out.Data = []T{}
-	}
-	if page.HasMore && page.Next != nil {
-		cur := cursors.Encode(s, *page.Next)
-		out.Pagination.Cursor = &cur
-	}
-	return out
+	return web.PageEnvelope(cursors, s, page)
 }

@@ -94,15 +94,15 @@ func (h studentHandlers) create(c *fiber.Ctx) error {
 	if err := h.dec.Body(c, &req); err != nil {
 		return err
 	}
-	s, created, err := h.app.Commands.CreateStudent.Handle(c.UserContext(), command.CreateStudent{
+	res, err := h.app.Commands.CreateStudent.Handle(c.UserContext(), command.CreateStudent{
 		WorkspaceID: PrincipalOf(c).WorkspaceID, Email: req.Email, FirstName: req.FirstName, LastName: req.LastName,
 		ExternalID: req.ExternalID, Metadata: req.Metadata,
 	})
 	if err != nil {
 		return err
 	}
-	if created {
+	if res.Created {
 		c.Status(fiber.StatusCreated)
 	}
-	return c.JSON(s)
+	return c.JSON(res.Value)
 }

@@ -1,4 +1,4 @@
-package v1
+package web
 
 import (
 	"crypto/aes"
@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/creatorapi/creatorapi/application/platform"
-	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
 // Cursors seals keyset positions with AES-GCM. The list's name, its filters and the
@@ -55,7 +54,7 @@ func (c *Cursors) Encode(s Scope, p platform.Position) string {
 
 // Decode opens a cursor issued for s; anything else is 422 naming the cursor parameter.
 func (c *Cursors) Decode(s Scope, cursor string) (*platform.Position, error) {
-	invalid := web.Invalid("cursor", "cursor was not issued for this list; pass pagination.cursor of the previous page unchanged")
+	invalid := Invalid("cursor", "cursor was not issued for this list; pass pagination.cursor of the previous page unchanged")
 	raw, err := base64.RawURLEncoding.DecodeString(cursor)
 	if err != nil || len(raw) < c.aead.NonceSize()+c.aead.Overhead()+8 {
 		return nil, invalid

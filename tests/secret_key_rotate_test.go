@@ -1,10 +1,12 @@
-package main
+package tests
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,6 +22,7 @@ import (
 // the old key no longer starts the service, and a secret that was already unreadable is
 // reported and left alone.
 func TestSecretKeyRotateResealsEverySecret(t *testing.T) {
+	bin := buildBinary(t)
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		dataDir := t.TempDir()
 		vars := map[string]string{
@@ -28,17 +31,16 @@ func TestSecretKeyRotateResealsEverySecret(t *testing.T) {
 		}
 		cli := func(args ...string) (string, error) {
 			var out, errOut bytes.Buffer
-			c := &CLI{stdout: &out, stderr: &errOut, getenv: func(k string) string { return vars[k] }}
-			var err error
-			switch args[0] {
-			case "workspace":
-				err = c.workspace(args[1:])
-			case "webhook":
-				err = c.webhook(args[1:])
-			case "secret-key":
-				err = c.secretKey(args[1:])
+			cmd := exec.Command(bin, args...)
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+			for k, v := range vars {
+				cmd.Env = append(cmd.Env, k+"="+v)
 			}
-			return out.String(), err
+			cmd.Stdout, cmd.Stderr = &out, &errOut
+			if err := cmd.Run(); err != nil {
+				return out.String(), fmt.Errorf("%w: %s", err, errOut.String())
+			}
+			return out.String(), nil
 		}
 		must := func(args ...string) map[string]any {
 			t.Helper()
@@ -55,7 +57,7 @@ func TestSecretKeyRotateResealsEverySecret(t *testing.T) {
 		ws := must("workspace", "create", "--name", "Academy", "--owner-email", "owner@example.com")["id"].(string)
 		hook := must("webhook", "create", "--workspace", ws, "--url", "https://hooks.example/in", "--events", "course.published")
 		broken := must("webhook", "create", "--workspace", ws, "--url", "https://hooks.example/broken", "--events", "course.published")
-		keyA := readKey(t, dataDir)
+		keyA := readMasterKeyFile(t, dataDir)
 
 		db, err := sqldb.Open(context.Background(), dbURL, dataDir)
 		if err != nil {
@@ -68,14 +70,14 @@ func TestSecretKeyRotateResealsEverySecret(t *testing.T) {
 		}
 
 		rot := must("secret-key", "rotate")
-		keyB := readKey(t, dataDir)
+		keyB := readMasterKeyFile(t, dataDir)
 		if keyB == keyA || rot["resealed"] != float64(1) || len(rot["unreadable"].([]any)) != 1 || rot["unreadable"].([]any)[0] != broken["id"] {
 			t.Fatalf("rotation %v (key changed: %v), want 1 re-sealed and the broken endpoint reported", rot, keyB != keyA)
 		}
 		if info, err := os.Stat(filepath.Join(dataDir, secrets.KeyFileName)); err != nil || info.Mode().Perm() != 0o600 {
 			t.Fatalf("key file after rotation: %v %v", info, err)
 		}
-		if secret := openSecret(t, db, keyB, ws, hook["id"].(string)); secret != hook["signingSecret"] {
+		if secret := openSigningSecret(t, db, keyB, ws, hook["id"].(string)); secret != hook["signingSecret"] {
 			t.Fatalf("after rotation the secret reads %q, want the one issued", secret)
 		}
 		if _, err := cli("webhook", "list", "--workspace", ws); err != nil {
@@ -93,7 +95,7 @@ func TestSecretKeyRotateResealsEverySecret(t *testing.T) {
 			t.Fatalf("rotation %v", rot)
 		}
 		vars["CREATORAPI_SECRET_KEY"] = keyC
-		if secret := openSecret(t, db, keyC, ws, hook["id"].(string)); secret != hook["signingSecret"] {
+		if secret := openSigningSecret(t, db, keyC, ws, hook["id"].(string)); secret != hook["signingSecret"] {
 			t.Fatalf("after the second rotation the secret reads %q", secret)
 		}
 		if _, err := cli("webhook", "list", "--workspace", ws); err != nil {
@@ -102,7 +104,7 @@ func TestSecretKeyRotateResealsEverySecret(t *testing.T) {
 	})
 }
 
-func readKey(t *testing.T, dataDir string) string {
+func readMasterKeyFile(t *testing.T, dataDir string) string {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(dataDir, secrets.KeyFileName))
 	if err != nil {
@@ -111,7 +113,7 @@ func readKey(t *testing.T, dataDir string) string {
 	return strings.TrimSpace(string(raw))
 }
 
-func openSecret(t *testing.T, db *sqldb.DB, key, ws, id string) string {
+func openSigningSecret(t *testing.T, db *sqldb.DB, key, ws, id string) string {
 	t.Helper()
 	k, err := secrets.ParseMasterKey(key)
 	if err != nil {

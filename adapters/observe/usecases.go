@@ -1,0 +1,89 @@
+// Package observe implements platform.Observer: every use case run is measured per use
+// case and outcome, and logged with the request id (faults at error level, the rest at
+// debug). A tracing adapter (OpenTelemetry) would be one more Observer in Many.
+package observe
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+)
+
+// UseCases logs and measures use case runs.
+type UseCases struct {
+	logger   *slog.Logger
+	duration *prometheus.HistogramVec
+}
+
+// NewUseCases registers creatorapi_use_case_duration_seconds{use_case, outcome} on registry.
+func NewUseCases(logger *slog.Logger, registry *prometheus.Registry) (*UseCases, error) {
+	u := &UseCases{
+		logger: logger,
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "creatorapi_use_case_duration_seconds", Help: "Use case runs by use case and outcome (ok, rejected, fault).",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+		}, []string{"use_case", "outcome"}),
+	}
+	if err := registry.Register(u.duration); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// Begin starts the clock of one run.
+func (u *UseCases) Begin(ctx context.Context, useCase string) (context.Context, func(error)) {
+	start := time.Now()
+	return ctx, func(err error) {
+		elapsed := time.Since(start)
+		outcome := Outcome(err)
+		u.duration.WithLabelValues(useCase, outcome).Observe(elapsed.Seconds())
+		level := slog.LevelDebug
+		if outcome == "fault" {
+			level = slog.LevelError
+		}
+		if u.logger.Enabled(ctx, level) {
+			attrs := []slog.Attr{slog.String("use_case", useCase), slog.String("outcome", outcome), slog.Duration("elapsed", elapsed)}
+			if id := platform.RequestID(ctx); id != "" {
+				attrs = append(attrs, slog.String("request_id", id))
+			}
+			if err != nil {
+				attrs = append(attrs, slog.String("error", err.Error()))
+			}
+			u.logger.LogAttrs(ctx, level, "use case", attrs...)
+		}
+	}
+}
+
+// Outcome classifies a use case's error: ok, rejected (a kernel error the caller can
+// fix: invalid, not found, forbidden...) or fault.
+func Outcome(err error) string {
+	switch {
+	case err == nil:
+		return "ok"
+	case kernel.KindOf(err) != 0:
+		return "rejected"
+	default:
+		return "fault"
+	}
+}
+
+// Many runs several observers, in order; each sees the context the previous one returned.
+type Many []platform.Observer
+
+// Begin begins every observer and ends them in reverse order.
+func (m Many) Begin(ctx context.Context, useCase string) (context.Context, func(error)) {
+	ends := make([]func(error), len(m))
+	for i, o := range m {
+		ctx, ends[i] = o.Begin(ctx, useCase)
+	}
+	return ctx, func(err error) {
+		for i := len(ends) - 1; i >= 0; i-- {
+			ends[i](err)
+		}
+	}
+}

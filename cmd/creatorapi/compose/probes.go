@@ -1,0 +1,81 @@
+package compose
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/fx"
+
+	ratestore "github.com/creatorapi/creatorapi/adapters/ratelimit"
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/ratelimit"
+	"github.com/creatorapi/creatorapi/ports/http/web"
+)
+
+// Probes provides what the platform's operators watch: the readiness probe (/readyz)
+// and the build-info metric on /metrics.
+func Probes() fx.Option {
+	return fx.Module("probes",
+		fx.Provide(newReadiness),
+		fx.Invoke(registerBuildInfo),
+	)
+}
+
+// newReadiness checks what this instance needs to serve: the database, the schema at
+// this binary's version (or newer, during a rolling upgrade), and Redis when it counts
+// the rate limits.
+func newReadiness(db *sqldb.DB, counter ratelimit.Counter, logger *slog.Logger) *web.Readiness {
+	checks := []web.Check{
+		{Name: "database", Run: func(ctx context.Context) error { return db.Reader.PingContext(ctx) }},
+		{Name: "migrations", Run: func(ctx context.Context) error {
+			current, expected, err := db.MigrationStatus(ctx)
+			if err != nil {
+				return err
+			}
+			if current < expected {
+				return web.Unready(fmt.Sprintf("at version %d, this build needs %d", current, expected))
+			}
+			return nil
+		}},
+	}
+	if r, ok := counter.(*ratestore.Redis); ok {
+		checks = append(checks, web.Check{Name: "redis", Run: r.Ping})
+	}
+	return web.NewReadiness(logger, checks...)
+}
+
+// registerBuildInfo exports creatorapi_build_info{version, revision, goversion} = 1, the
+// usual way to see which build each instance runs.
+func registerBuildInfo(registry *prometheus.Registry) error {
+	b := Build()
+	g := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name:        "creatorapi_build_info",
+		Help:        "The running build: version, VCS revision and Go version as labels; always 1.",
+		ConstLabels: prometheus.Labels{"version": b.Version, "revision": b.Revision, "goversion": b.GoVersion},
+	})
+	g.Set(1)
+	return registry.Register(g)
+}
+
+// drainFirst runs first on stop (append it after the listeners): /readyz answers 503
+// at once, and the listeners keep serving for CREATORAPI_SHUTDOWN_DELAY so that a load
+// balancer sees it and stops sending before they close.
+func drainFirst(cfg Config, ready *web.Readiness, logger *slog.Logger) fx.Hook {
+	return fx.Hook{OnStop: func(ctx context.Context) error {
+		ready.Drain()
+		logger.Info("draining", "delay", cfg.ShutdownDelay.String(), "grace", cfg.ShutdownGrace.String())
+		if cfg.ShutdownDelay <= 0 {
+			return nil
+		}
+		t := time.NewTimer(cfg.ShutdownDelay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		return nil
+	}}
+}
