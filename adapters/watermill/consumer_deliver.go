@@ -26,6 +26,9 @@ func (r *Router) deliver(ctx context.Context, c events.Consumer, msg *message.Me
 		ev = events.Envelope{ID: msg.UUID, Type: events.Type(msg.Metadata.Get(MetaType))}
 		return r.park(ctx, c, ev, msg.Payload, fmt.Errorf("decode envelope: %w", err), 1)
 	}
+	if !c.Handles(ev.Type) {
+		return nil // not this consumer's: acknowledged, no savepoint, no ledger row
+	}
 	delay := r.cfg.Backoff
 	for attempt := 1; ; attempt++ {
 		err := r.attempt(ctx, c, ev)

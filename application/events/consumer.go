@@ -11,4 +11,21 @@ type Consumer struct {
 	// Name is the consumer group. Renaming it replays the whole stream to the new name.
 	Name   string
 	Handle func(ctx context.Context, ev Envelope) error
+	// Types are the event types Handle acts on; nil means every type. Events of other
+	// types are acknowledged without calling Handle and without a ledger row: each one
+	// costs a savepoint and a row per consumer otherwise (docs/events.md).
+	Types []Type
+}
+
+// Handles tells whether c acts on events of type t.
+func (c Consumer) Handles(t Type) bool {
+	if c.Types == nil {
+		return true
+	}
+	for _, x := range c.Types {
+		if x == t {
+			return true
+		}
+	}
+	return false
 }

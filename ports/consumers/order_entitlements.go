@@ -15,10 +15,11 @@ const OrderEntitlementsName = "order-entitlements"
 // revoked outside the order (an operator's revoke, or another order's refund).
 func OrderEntitlements(app orders.Application) events.Consumer {
 	return events.Consumer{
-		Name: OrderEntitlementsName,
+		Name:  OrderEntitlementsName,
+		Types: []events.Type{events.EnrollmentRevoked},
 		Handle: func(ctx context.Context, ev events.Envelope) error {
 			if ev.Type != events.EnrollmentRevoked {
-				return nil
+				return nil // replays may still bring others
 			}
 			enrollment, err := events.EnrollmentRevokedV1.Decode(ev)
 			if err != nil {

@@ -15,7 +15,8 @@ const WebhookFanOutName = "webhook-fanout"
 // event types are acknowledged and skipped.
 func WebhookFanOut(app webhooks.Application) events.Consumer {
 	return events.Consumer{
-		Name: WebhookFanOutName,
+		Name:  WebhookFanOutName,
+		Types: events.PublicTypes,
 		Handle: func(ctx context.Context, ev events.Envelope) error {
 			return app.Commands.FanOut.Handle(ctx, ev)
 		},
