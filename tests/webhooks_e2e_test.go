@@ -97,8 +97,15 @@ func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 			return out
 		}
 		rc := testenv.NewReceiver(t)
-		// Slow enough that the kill lands while deliveries are in flight.
-		rc.SetReply(func(int, *http.Request) testenv.Reply { return testenv.Reply{Status: 200, Delay: 2 * time.Millisecond} })
+		// The first 100 deliveries are answered at once; after them the receiver stalls
+		// (each request waits 2 s) until the kill, so the kill always lands with most
+		// deliveries still to make, however fast the pipeline has become.
+		rc.SetReply(func(n int, _ *http.Request) testenv.Reply {
+			if n > 100 {
+				return testenv.Reply{Status: 200, Delay: 2 * time.Second}
+			}
+			return testenv.Reply{Status: 200, Delay: 2 * time.Millisecond}
+		})
 		var ws struct{ ID string }
 		mustJSON(t, cli("workspace", "create", "--name", "Crash", "--owner-email", "owner@example.com"), &ws)
 		var whk struct {
@@ -171,6 +178,7 @@ func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 			t.Fatalf("all %d events arrived before the kill; the test proves nothing", total)
 		}
 
+		rc.SetReply(func(int, *http.Request) testenv.Reply { return testenv.Reply{Status: 200, Delay: 2 * time.Millisecond} })
 		server, logs := start()
 		t.Cleanup(func() { _ = server.Process.Kill(); _ = server.Wait() })
 		deadline = time.Now().Add(90 * time.Second)
