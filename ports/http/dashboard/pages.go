@@ -27,10 +27,6 @@ func (h *Dashboard) overview(c *fiber.Ctx) error {
 	return h.render(c, fiber.StatusOK, "overview", view{Title: "Overview", Nav: "overview", Data: d})
 }
 
-func (h *Dashboard) webhooksPage(c *fiber.Ctx) error {
-	return h.render(c, fiber.StatusOK, "webhooks", view{Title: "Webhooks", Nav: "webhooks"})
-}
-
 type membersData struct {
 	Email   string
 	Members []members.Member
