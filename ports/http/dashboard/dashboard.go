@@ -33,8 +33,8 @@ type Deps struct {
 	Webhooks  webhooks.Application
 	// RequestHeaders rebuilds the headers an attempt at at sent (the signer is an adapter).
 	RequestHeaders func(ctx context.Context, workspaceID string, d *domainwebhooks.Delivery, at time.Time) (http.Header, error)
-	Clock     platform.Clock
-	Logger    *slog.Logger
+	Clock          platform.Clock
+	Logger         *slog.Logger
 }
 
 // Dashboard holds the parsed templates and the cookie rules.
