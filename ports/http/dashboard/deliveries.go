@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"html/template"
 	"net/http"
 	"net/url"
 	"sort"
@@ -29,7 +30,7 @@ type logData struct {
 	Types      []string
 	Statuses   []string
 	Deliveries []*webhooks.Delivery
-	Next       string // the "Older" link's query, with the filters
+	Next       template.URL // the "Older" link, with the filters (built here, not escaped again)
 	Since      string
 }
 
@@ -66,7 +67,7 @@ func (h *Dashboard) deliveriesPage(c *fiber.Ctx) error {
 				q.Set(k, v)
 			}
 		}
-		d.Next = q.Encode()
+		d.Next = template.URL(Prefix + "/w/" + f.WorkspaceID + "/webhooks/" + w.ID + "/deliveries?" + q.Encode())
 	}
 	since := h.d.Clock.Now().Add(-24 * time.Hour)
 	if w.FailingSince != nil {
