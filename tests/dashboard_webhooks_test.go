@@ -221,3 +221,67 @@ func TestDashboardWebhookEndpointActions(t *testing.T) {
 		}
 	})
 }
+
+// Every new webhook route with another workspace's ids answers 404 and changes nothing.
+func TestDashboardWebhooksIsolationMatrix(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		d := startWebhookDashboard(t, dbURL)
+		wsA := d.CreateWorkspace(t, "A")
+		wsB := d.Admin().Post(t, "/internal/v1/workspaces", map[string]string{"name": "B", "ownerEmail": "b@example.com"}).
+			Expect(t, http.StatusCreated).JSON(t)["id"].(string)
+		rcB := testenv.NewReceiver(t)
+		hookB, _ := d.CreateWebhook(t, wsB, rcB.URL+"/b", "student.created")
+		d.CreateStudent(t, wsB, "b1@example.com")
+		d.WaitDeliveries(t, 1)
+		d.RunDue(t)
+		delB := d.WebhookDeliveries(t, wsB, hookB)[0].ID
+		p := d.dash.signedIn(t, wsA)
+		rcA := testenv.NewReceiver(t)
+		hookA, _ := addEndpoint(t, p, wsA, rcA.URL+"/a", "student.created")
+		auditB := len(d.dash.auditActions(t, wsB))
+
+		for _, ws := range []string{wsA, wsB} {
+			for _, path := range []string{"/webhooks/" + hookB, "/webhooks/" + hookB + "/deliveries", "/webhooks/" + hookB + "/deliveries/" + delB,
+				"/webhooks/" + hookA + "/deliveries/" + delB} {
+				if r := p.Get(t, "/dashboard/w/"+ws+path); r.Status != http.StatusNotFound {
+					t.Fatalf("GET %s in %s: %d", path, ws, r.Status)
+				}
+			}
+		}
+		for _, path := range []string{"/webhooks", "/webhooks/events"} {
+			p.Get(t, "/dashboard/w/"+wsB+path).Expect(t, http.StatusNotFound)
+		}
+		posts := map[string]url.Values{
+			"/webhooks/" + hookB:                                     {"url": {"https://evil.example.com"}, "events": {"order.paid"}},
+			"/webhooks/" + hookB + "/disable":                        nil,
+			"/webhooks/" + hookB + "/enable":                         nil,
+			"/webhooks/" + hookB + "/rotate":                         nil,
+			"/webhooks/" + hookB + "/test":                           {"type": {"order.paid"}},
+			"/webhooks/" + hookB + "/recover":                        {"since": {"2026-01-01T00:00"}},
+			"/webhooks/" + hookB + "/deliveries/" + delB + "/resend": nil,
+			"/webhooks/" + hookA + "/deliveries/" + delB + "/resend": nil,
+		}
+		for path, form := range posts {
+			for _, ws := range []string{wsA, wsB} {
+				p.Get(t, "/dashboard/w/"+wsA+"/webhooks")
+				if r := p.Post(t, "/dashboard/w/"+ws+path, form); r.Status != http.StatusNotFound {
+					t.Fatalf("POST %s in %s: %d", path, ws, r.Status)
+				}
+			}
+		}
+		p.Get(t, "/dashboard/w/"+wsA+"/webhooks")
+		p.Post(t, "/dashboard/w/"+wsB+"/webhooks", url.Values{"url": {"https://x.example.com"}, "events": {"order.paid"}}).Expect(t, http.StatusNotFound)
+
+		d.RunDue(t)
+		if n := len(rcB.Got()); n != 1 {
+			t.Fatalf("B's receiver got %d requests, want its one delivery", n)
+		}
+		if n := len(d.dash.auditActions(t, wsB)); n != auditB {
+			t.Fatalf("B's audit log changed: %d entries, was %d", n, auditB)
+		}
+		list := d.WebhookDeliveries(t, wsB, hookB)
+		if len(list) != 1 || list[0].Attempts != 1 {
+			t.Fatalf("B's log changed: %+v", list)
+		}
+	})
+}
