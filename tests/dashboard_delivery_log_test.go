@@ -59,7 +59,9 @@ func TestDashboardOwnerFindsWhyFixesAndRecovers(t *testing.T) {
 			t.Fatalf("24h figures: %s", list)
 		}
 		// The notice mail links to the endpoint's delivery log.
-		waitFor(t, func() bool { return mailContains(t, d.Config.DataDir, "https://dash.example.com/dashboard/w/"+ws+"/webhooks/"+id+"/deliveries") })
+		waitFor(t, func() bool {
+			return mailContains(t, d.Config.DataDir, "https://dash.example.com/dashboard/w/"+ws+"/webhooks/"+id+"/deliveries")
+		})
 
 		// Why: the failed deliveries, their attempts, the response.
 		failed := body(p.Get(t, base+"/deliveries?status=failed").Expect(t, http.StatusOK))
