@@ -14,6 +14,8 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
+	"github.com/creatorapi/creatorapi/application/analytics"
+	analyticsquery "github.com/creatorapi/creatorapi/application/analytics/query"
 	"github.com/creatorapi/creatorapi/application/audit"
 	"github.com/creatorapi/creatorapi/application/keys"
 	"github.com/creatorapi/creatorapi/application/members"
@@ -77,20 +79,24 @@ func newMembersApp(p membersParams) members.Application {
 
 type dashboardParams struct {
 	fx.In
-	Config   Config
-	Members  members.Application
-	Keys     keys.Application
-	Audit    audit.ListHandler
-	Clock    platform.Clock
-	Logger   *slog.Logger
-	DB       *sqldb.DB
-	Webhooks webhooks.Application
-	Subs     *sqlstore.Webhooks
+	Config    Config
+	Members   members.Application
+	Keys      keys.Application
+	Audit     audit.ListHandler
+	Clock     platform.Clock
+	Logger    *slog.Logger
+	DB        *sqldb.DB
+	Webhooks  webhooks.Application
+	Subs      *sqlstore.Webhooks
+	Analytics analytics.Application
+	Daily     *sqlstore.AnalyticsSummary
+	Usage     *sqlstore.KeyUsage
 }
 
 func newDashboardMount(p dashboardParams) (PublicMount, error) {
 	d, err := dashboard.New(dashboard.Deps{PublicURL: p.Config.PublicURL, Members: p.Members, Keys: p.Keys,
-		Audit: p.Audit, Webhooks: p.Webhooks, RequestHeaders: requestHeaders(p.Subs), Clock: p.Clock, Logger: p.Logger})
+		Audit: p.Audit, Webhooks: p.Webhooks, RequestHeaders: requestHeaders(p.Subs),
+		Summary: &p.Analytics.Queries.GetSummary, Daily: analyticsquery.NewGetDailyHandler(p.Daily, p.Clock), Requests: p.Usage, Clock: p.Clock, Logger: p.Logger})
 	if err != nil {
 		return nil, err
 	}

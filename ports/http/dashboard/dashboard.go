@@ -13,8 +13,10 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	analyticsquery "github.com/creatorapi/creatorapi/application/analytics/query"
 	"github.com/creatorapi/creatorapi/application/audit"
 	"github.com/creatorapi/creatorapi/application/keys"
+	keyquery "github.com/creatorapi/creatorapi/application/keys/query"
 	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks"
@@ -31,6 +33,9 @@ type Deps struct {
 	Keys      keys.Application
 	Audit     audit.ListHandler
 	Webhooks  webhooks.Application
+	Summary   *analyticsquery.GetSummaryHandler // the overview's analytics (nil: not shown)
+	Daily     analyticsquery.GetDailyHandler
+	Requests  keyquery.RequestCounts // API requests per key per day (nil: not shown)
 	// RequestHeaders rebuilds the headers an attempt at at sent (the signer is an adapter).
 	RequestHeaders func(ctx context.Context, workspaceID string, d *domainwebhooks.Delivery, at time.Time) (http.Header, error)
 	Clock          platform.Clock
