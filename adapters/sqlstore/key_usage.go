@@ -87,17 +87,15 @@ func (u *KeyUsage) addCounts(ctx context.Context, counts map[keyDay]int64) error
 	stmt := db.Rebind(`INSERT INTO api_key_requests_daily (workspace_id, key_id, day, requests)
 		SELECT workspace_id, id, ?, ? FROM api_keys WHERE id = ?
 		ON CONFLICT (workspace_id, day, key_id) DO UPDATE SET requests = api_key_requests_daily.requests + excluded.requests`)
-	tx, err := db.Writer.BeginTxx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("count key requests: %w", err)
-	}
-	defer func() { _ = tx.Rollback() }()
-	for k, n := range counts {
-		if _, err := tx.ExecContext(ctx, stmt, k.day, n, k.keyID); err != nil {
-			return fmt.Errorf("count key requests: %w", err)
+	err := db.WithinTx(ctx, func(ctx context.Context) error {
+		for k, n := range counts {
+			if _, err := db.Write(ctx).ExecContext(ctx, stmt, k.day, n, k.keyID); err != nil {
+				return err
+			}
 		}
-	}
-	if err := tx.Commit(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("count key requests: %w", err)
 	}
 	return nil
