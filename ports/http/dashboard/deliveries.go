@@ -14,7 +14,6 @@ import (
 	"github.com/creatorapi/creatorapi/application/webhooks/catalog"
 	webhookcmd "github.com/creatorapi/creatorapi/application/webhooks/command"
 	webhookquery "github.com/creatorapi/creatorapi/application/webhooks/query"
-	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
@@ -166,7 +165,7 @@ func (h *Dashboard) recoverDeliveries(c *fiber.Ctx) error {
 	}
 	r, err := h.d.Webhooks.Commands.RecoverDeliveries.Handle(c.UserContext(), webhookcmd.RecoverDeliveries{
 		WorkspaceID: ws, WebhookID: c.Params("id"), Since: since.UTC()})
-	if msg, ok := formError(err); ok && kernel.KindOf(err) == kernel.KindInvalid {
+	if msg, ok := formError(err); ok {
 		return fiber.NewError(fiber.StatusUnprocessableEntity, msg)
 	}
 	if err != nil {
