@@ -69,6 +69,7 @@ lint:
 # Benchmarks: Go benchmarks and bounded load runs on loopback, printed as ratios to a
 # baseline measured in the same run.
 # Every dashboard page (1,000 keys, 10,000 audit rows, SQLite) against GET /healthz.
+# The webhook pages with 1,000,000 deliveries on PostgreSQL (deliverylogbench, p99 < 30 ms).
 # The API under load (GET /api/v1/courses?limit=25, 32 connections) against a bare
 # fiber handler, on SQLite and on PostgreSQL (PG_URL); BENCH_FLAGS e.g. -duration 10s.
 bench:
@@ -78,6 +79,7 @@ bench:
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/analyticsbench
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/webhookload $(WEBHOOKLOAD_FLAGS)
 	$(GO) run ./tests/dashboardbench
+	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/deliverylogbench
 
 # Fuzzing from the OpenAPI document (tests/openapi_fuzz_test.go) on SQLite and PostgreSQL,
 # longer than the 100 requests per operation of CI: FUZZ_CHECKS per operation and database.

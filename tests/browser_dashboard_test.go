@@ -31,12 +31,15 @@ type browserSite struct {
 	apiToken string
 }
 
-func startBrowserSite(t *testing.T) *browserSite {
+func startBrowserSite(t *testing.T, configure ...func(*compose.Config)) *browserSite {
 	t.Helper()
 	chromium := testenv.Browser(t)
 	cfg := testenv.Config(t, testenv.NewSQLiteURL(t))
 	cfg.HTTPAddr, cfg.AdminAddr = freeAddr(t), freeAddr(t)
 	cfg.PublicURL = "http://" + cfg.HTTPAddr
+	for _, c := range configure {
+		c(&cfg)
+	}
 	app := fx.New(compose.Service(cfg))
 	startCtx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -22,6 +22,8 @@ const (
 	HeaderSignature = "X-SVC-Signature"
 	HeaderEvent     = "X-SVC-Event"
 	HeaderDelivery  = "X-SVC-Delivery"
+	// HeaderTest is "true" on test events sent from the dashboard (ids start "evt_test_").
+	HeaderTest = "X-SVC-Test"
 	// Standard Webhooks (standardwebhooks.com), for receivers using that ecosystem's libraries.
 	HeaderWebhookID        = "webhook-id"
 	HeaderWebhookTimestamp = "webhook-timestamp"
@@ -73,6 +75,9 @@ func Headers(m Message) http.Header {
 	h.Set(HeaderSignature, strings.Join(svc, ","))
 	h.Set(HeaderEvent, m.EventType)
 	h.Set(HeaderDelivery, m.DeliveryID)
+	if webhooks.IsTestEvent(m.EventID) {
+		h.Set(HeaderTest, "true")
+	}
 	// Lowercase names as the Standard Webhooks spec writes them (HTTP names are case-insensitive).
 	h[HeaderWebhookID] = []string{m.EventID}
 	h[HeaderWebhookTimestamp] = []string{strconv.FormatInt(m.Timestamp, 10)}

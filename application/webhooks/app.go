@@ -26,18 +26,22 @@ type Commands struct {
 	RecordAttempt     command.RecordAttemptHandler
 	SendNotices       command.SendNoticesHandler
 	PruneLog          command.PruneLogHandler
+	UpdateWebhook     command.UpdateWebhookHandler
+	SendTestEvent     command.SendTestEventHandler
 }
 
 // Queries read state.
 type Queries struct {
 	ListWebhooks   query.ListWebhooksHandler
 	ListDeliveries query.ListDeliveriesHandler
+	DeliveryLog    query.DeliveryLogHandler // the dashboard's log: filters, search, one delivery, stats
 }
 
 // Deps are the ports the module needs.
 type Deps struct {
 	command.Deps
 	Pages query.DeliveryPages
+	Log   query.DeliveryLog
 }
 
 // New wires the use cases to their ports.
@@ -56,10 +60,13 @@ func New(d Deps) Application {
 			RecordAttempt:     command.NewRecordAttemptHandler(c),
 			SendNotices:       command.NewSendNoticesHandler(c),
 			PruneLog:          command.NewPruneLogHandler(c),
+			UpdateWebhook:     command.NewUpdateWebhookHandler(c),
+			SendTestEvent:     command.NewSendTestEventHandler(c),
 		},
 		Queries: Queries{
 			ListWebhooks:   query.NewListWebhooksHandler(c.Subs),
 			ListDeliveries: query.NewListDeliveriesHandler(c.Subs, d.Pages),
+			DeliveryLog:    query.NewDeliveryLogHandler(c.Subs, d.Log, c.Deliveries),
 		},
 	}
 }

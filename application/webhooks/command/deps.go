@@ -42,6 +42,17 @@ type Settings struct {
 	DisableAfter time.Duration   // a failing streak this long disables the endpoint
 	Lease        time.Duration   // how long a claimed delivery belongs to its dispatcher
 	Retention    time.Duration   // how long the delivery log is kept
+	// DashboardURL is the dashboard's base (CREATORAPI_PUBLIC_URL + "/dashboard"); notices
+	// link to the endpoint's delivery log there. Empty: no link.
+	DashboardURL string
+}
+
+// endpointPage is the dashboard page of an endpoint's delivery log ("" without a base).
+func (s Settings) endpointPage(workspaceID, webhookID string) string {
+	if s.DashboardURL == "" {
+		return ""
+	}
+	return s.DashboardURL + "/w/" + workspaceID + "/webhooks/" + webhookID + "/deliveries"
 }
 
 // Deps are the ports the commands use.

@@ -71,7 +71,8 @@ func (h RecordAttemptHandler) replay(ctx context.Context, ws, id string, as []we
 			if err != nil {
 				return err
 			}
-			notices = append(notices, webhooks.DisabledNotice(h.d.IDs.New(webhooks.NoticeIDPrefix), owner, s, h.d.Settings.DisableAfter, a.At))
+			n := webhooks.DisabledNotice(h.d.IDs.New(webhooks.NoticeIDPrefix), owner, s, h.d.Settings.DisableAfter, a.At)
+			notices = append(notices, n.WithLink("Why it failed, and recovering the missed deliveries, in the dashboard", h.d.Settings.endpointPage(ws, s.ID)))
 		}
 	}
 	if dirty {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks/query"
 	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
@@ -42,8 +43,12 @@ func (h ResendDeliveryHandler) Handle(ctx context.Context, cmd ResendDelivery) (
 			return err
 		}
 		logs, err := h.d.Deliveries.Attempts(ctx, cmd.WorkspaceID, []string{d.ID})
+		if err != nil {
+			return err
+		}
 		out = query.DeliveryView(d, logs[d.ID])
-		return err
+		return h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.delivery_resent",
+			Target: d.ID, Detail: d.EventType + " " + d.EventID + " to " + d.SubscriptionID})
 	})
 	if err != nil {
 		return query.Delivery{}, fmt.Errorf("resend delivery: %w", err)
@@ -93,7 +98,11 @@ func (h RecoverDeliveriesHandler) Handle(ctx context.Context, cmd RecoverDeliver
 			return kernel.Invalid("id", "webhook %s is disabled: enable it first", s.ID)
 		}
 		n, err = h.d.Deliveries.ResendFailed(ctx, cmd.WorkspaceID, cmd.WebhookID, cmd.Since, until, now)
-		return err
+		if err != nil {
+			return err
+		}
+		return h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.deliveries_recovered",
+			Target: cmd.WebhookID, Detail: fmt.Sprintf("%d failed deliveries created since %s", n, cmd.Since.UTC().Format(time.RFC3339))})
 	})
 	if err != nil {
 		return Recovered{}, fmt.Errorf("recover deliveries: %w", err)

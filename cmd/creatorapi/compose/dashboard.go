@@ -3,6 +3,7 @@ package compose
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -11,11 +12,16 @@ import (
 	sqlaudit "github.com/creatorapi/creatorapi/adapters/sql/audit"
 	sqlmembers "github.com/creatorapi/creatorapi/adapters/sql/members"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
+	"github.com/creatorapi/creatorapi/application/analytics"
+	analyticsquery "github.com/creatorapi/creatorapi/application/analytics/query"
 	"github.com/creatorapi/creatorapi/application/audit"
 	"github.com/creatorapi/creatorapi/application/keys"
 	"github.com/creatorapi/creatorapi/application/members"
 	membercmd "github.com/creatorapi/creatorapi/application/members/command"
 	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/webhooks"
 	webhookcmd "github.com/creatorapi/creatorapi/application/webhooks/command"
 	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
 	"github.com/creatorapi/creatorapi/ports/http/dashboard"
@@ -73,18 +79,24 @@ func newMembersApp(p membersParams) members.Application {
 
 type dashboardParams struct {
 	fx.In
-	Config  Config
-	Members members.Application
-	Keys    keys.Application
-	Audit   audit.ListHandler
-	Clock   platform.Clock
-	Logger  *slog.Logger
-	DB      *sqldb.DB
+	Config    Config
+	Members   members.Application
+	Keys      keys.Application
+	Audit     audit.ListHandler
+	Clock     platform.Clock
+	Logger    *slog.Logger
+	DB        *sqldb.DB
+	Webhooks  webhooks.Application
+	Subs      *sqlstore.Webhooks
+	Analytics analytics.Application
+	Daily     *sqlstore.AnalyticsSummary
+	Usage     *sqlstore.KeyUsage
 }
 
 func newDashboardMount(p dashboardParams) (PublicMount, error) {
 	d, err := dashboard.New(dashboard.Deps{PublicURL: p.Config.PublicURL, Members: p.Members, Keys: p.Keys,
-		Audit: p.Audit, Clock: p.Clock, Logger: p.Logger})
+		Audit: p.Audit, Webhooks: p.Webhooks, RequestHeaders: requestHeaders(p.Subs),
+		Summary: p.Analytics.Queries.GetSummary, Daily: analyticsquery.NewGetDailyHandler(p.Daily, p.Clock), Requests: p.Usage, Clock: p.Clock, Logger: p.Logger})
 	if err != nil {
 		return nil, err
 	}
@@ -109,4 +121,17 @@ type noticeMailer struct {
 
 func (n noticeMailer) Send(ctx context.Context, to, subject, body string) error {
 	return n.mailer.Send(ctx, domainwebhooks.Notice{ID: n.ids.New("msg"), To: to, Subject: subject, Body: body, CreatedAt: n.clock.Now()})
+}
+
+// requestHeaders rebuilds the headers an attempt sent with the dispatcher's own signer:
+// the secrets that signed at at (a secret rotated out twice since is no longer known).
+func requestHeaders(subs *sqlstore.Webhooks) func(context.Context, string, *domainwebhooks.Delivery, time.Time) (http.Header, error) {
+	return func(ctx context.Context, ws string, d *domainwebhooks.Delivery, at time.Time) (http.Header, error) {
+		s, err := subs.Get(ctx, ws, d.SubscriptionID)
+		if err != nil {
+			return nil, err
+		}
+		return adapterwebhooks.Headers(adapterwebhooks.Message{URL: s.URL, DeliveryID: d.ID, EventID: d.EventID, EventType: d.EventType,
+			Body: d.Payload, Secrets: s.Signing(at), Timestamp: at.Unix()}), nil
+	}
 }

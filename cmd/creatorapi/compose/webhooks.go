@@ -48,6 +48,7 @@ func Webhooks() fx.Option {
 			func(k secrets.MasterKey) (*secrets.Box, error) { return secrets.NewBox(k.For("webhook-secrets/v1")) },
 			func(db *sqldb.DB, box *secrets.Box) *sqlstore.Webhooks { return sqlstore.NewWebhooks(db, box) },
 			sqlstore.NewWebhookDeliveries,
+			sqlstore.NewWebhookLog,
 			sqlstore.NewWebhookDispatch,
 			sqlstore.NewWebhookNotices,
 			sqlstore.NewWebhookRetention,
@@ -74,6 +75,7 @@ type webhooksParams struct {
 	Tx         platform.Transactor
 	Subs       *sqlstore.Webhooks
 	Deliveries *sqlstore.WebhookDeliveries
+	Log        *sqlstore.WebhookLog
 	Dispatch   *sqlstore.WebhookDispatch
 	Notices    *sqlstore.WebhookNotices
 	Retention  *sqlstore.WebhookRetention
@@ -97,9 +99,11 @@ func newWebhooksApp(p webhooksParams) webhooks.Application {
 				DisableAfter: p.Config.WebhookDisableAfter,
 				Lease:        webhookLease,
 				Retention:    webhookRetention,
+				DashboardURL: p.Config.PublicURL + "/dashboard",
 			},
 		},
 		Pages: p.Deliveries,
+		Log:   p.Log,
 	})
 }
 

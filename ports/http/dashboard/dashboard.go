@@ -5,15 +5,22 @@
 package dashboard
 
 import (
+	"context"
 	"log/slog"
+	"net/http"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
+	analyticsquery "github.com/creatorapi/creatorapi/application/analytics/query"
 	"github.com/creatorapi/creatorapi/application/audit"
 	"github.com/creatorapi/creatorapi/application/keys"
+	keyquery "github.com/creatorapi/creatorapi/application/keys/query"
 	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/webhooks"
+	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
 // Prefix is where the dashboard lives.
@@ -25,8 +32,14 @@ type Deps struct {
 	Members   members.Application
 	Keys      keys.Application
 	Audit     audit.ListHandler
-	Clock     platform.Clock
-	Logger    *slog.Logger
+	Webhooks  webhooks.Application
+	Summary   platform.Handler[analyticsquery.GetSummary, analyticsquery.Summary] // the overview's analytics (nil: not shown)
+	Daily     analyticsquery.GetDailyHandler
+	Requests  keyquery.RequestCounts // API requests per key per day (nil: not shown)
+	// RequestHeaders rebuilds the headers an attempt at at sent (the signer is an adapter).
+	RequestHeaders func(ctx context.Context, workspaceID string, d *domainwebhooks.Delivery, at time.Time) (http.Header, error)
+	Clock          platform.Clock
+	Logger         *slog.Logger
 }
 
 // Dashboard holds the parsed templates and the cookie rules.
@@ -64,6 +77,18 @@ func (h *Dashboard) Register(app *fiber.App) {
 	w.Get("/keys/:id/revoke", h.page(h.confirmRevoke))
 	w.Post("/keys/:id/revoke", h.page(h.revokeKey))
 	w.Get("/webhooks", h.page(h.webhooksPage))
+	w.Post("/webhooks", h.page(h.createWebhook))
+	w.Get("/webhooks/events", h.page(h.catalogPage))
+	w.Get("/webhooks/:id", h.page(h.endpointPage))
+	w.Post("/webhooks/:id", h.page(h.updateWebhook))
+	w.Post("/webhooks/:id/disable", h.page(h.setWebhookStatus(false)))
+	w.Post("/webhooks/:id/enable", h.page(h.setWebhookStatus(true)))
+	w.Post("/webhooks/:id/rotate", h.page(h.rotateSecret))
+	w.Post("/webhooks/:id/test", h.page(h.sendTestEvent))
+	w.Post("/webhooks/:id/recover", h.page(h.recoverDeliveries))
+	w.Get("/webhooks/:id/deliveries", h.page(h.deliveriesPage))
+	w.Get("/webhooks/:id/deliveries/:did", h.page(h.deliveryPage))
+	w.Post("/webhooks/:id/deliveries/:did/resend", h.page(h.resendDelivery))
 	w.Get("/members", h.page(h.membersPage))
 	w.Post("/members", h.page(h.invite))
 	w.Get("/members/remove", h.page(h.confirmRemove))

@@ -13,24 +13,6 @@ import (
 	"github.com/creatorapi/creatorapi/domain/members"
 )
 
-type overviewData struct {
-	Active, Rotate int
-	APIBase        string
-}
-
-func (h *Dashboard) overview(c *fiber.Ctx) error {
-	active, due, err := h.d.Keys.Queries.KeyPages.Counts(c.UserContext(), membershipOf(c).WorkspaceID)
-	if err != nil {
-		return err
-	}
-	d := overviewData{Active: active, Rotate: due, APIBase: h.d.PublicURL}
-	return h.render(c, fiber.StatusOK, "overview", view{Title: "Overview", Nav: "overview", Data: d})
-}
-
-func (h *Dashboard) webhooksPage(c *fiber.Ctx) error {
-	return h.render(c, fiber.StatusOK, "webhooks", view{Title: "Webhooks", Nav: "webhooks"})
-}
-
 type membersData struct {
 	Email   string
 	Members []members.Member

@@ -20,14 +20,22 @@ var templateFS embed.FS
 type pages map[string]*template.Template
 
 var pageNames = []string{"message", "sign_in", "link", "workspaces", "overview", "keys", "key_created",
-	"key_revoke", "members", "member_remove", "audit", "webhooks"}
+	"key_revoke", "members", "member_remove", "audit", "webhooks", "webhook_secret", "webhook", "deliveries",
+	"delivery", "catalog"}
 
 func parsePages() (pages, error) {
 	funcs := template.FuncMap{
 		"date":     func(t any) string { return formatTime(t, "2 Jan 2006") },
 		"datetime": func(t any) string { return formatTime(t, "2006-01-02 15:04:05") },
+		"has":      func(list []string, s string) bool { return contains(list, s) },
+		"str": func(p *string) string {
+			if p == nil {
+				return ""
+			}
+			return *p
+		},
 	}
-	layout, err := template.New("layout").Funcs(funcs).ParseFS(templateFS, "templates/layout.html")
+	layout, err := template.New("layout").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/parts_*.html")
 	if err != nil {
 		return nil, fmt.Errorf("dashboard layout: %w", err)
 	}

@@ -1,0 +1,99 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/webhooks/query"
+	"github.com/creatorapi/creatorapi/domain/webhooks"
+)
+
+// WebhookLog reads the dashboard's delivery log. Each filter has its index (migration
+// 00013), so a page is one index range scan whatever the table's size.
+type WebhookLog struct {
+	db *sqldb.DB
+}
+
+// NewWebhookLog builds the reader.
+func NewWebhookLog(db *sqldb.DB) *WebhookLog { return &WebhookLog{db: db} }
+
+// Search lists an endpoint's deliveries newest first.
+func (r *WebhookLog) Search(ctx context.Context, f query.LogFilter, req platform.PageRequest) (platform.Page[*webhooks.Delivery], error) {
+	var sb strings.Builder
+	sb.WriteString(`SELECT ` + deliveryColumns + ` FROM webhook_deliveries WHERE workspace_id = ? AND subscription_id = ?`)
+	args := []any{f.WorkspaceID, f.WebhookID}
+	switch f.Status {
+	case query.LogSucceeded, query.LogFailed:
+		sb.WriteString(` AND status = ?`)
+		args = append(args, f.Status)
+	case query.LogFailing:
+		sb.WriteString(` AND status = 'pending' AND attempts > 0`)
+	case query.LogPending:
+		sb.WriteString(` AND status = 'pending' AND attempts = 0`)
+	}
+	if f.EventType != "" {
+		sb.WriteString(` AND event_type = ?`)
+		args = append(args, f.EventType)
+	}
+	if f.Search != "" {
+		sb.WriteString(` AND (id = ? OR event_id = ?)`)
+		args = append(args, f.Search, f.Search)
+	}
+	if req.After != nil {
+		// A row-value seek is one index range on both engines; the equivalent OR form
+		// made PostgreSQL walk the index from the newest row (105 ms at row 250,000).
+		sb.WriteString(` AND (created_at, id) < (?, ?)`)
+		args = append(args, req.After.CreatedAt, req.After.ID)
+	}
+	sb.WriteString(` ORDER BY created_at DESC, id DESC LIMIT ?`)
+	args = append(args, req.Limit+1)
+	var rows []deliveryRow
+	if err := r.db.Read(ctx).SelectContext(ctx, &rows, r.db.Rebind(sb.String()), args...); err != nil {
+		return platform.Page[*webhooks.Delivery]{}, fmt.Errorf("search deliveries: %w", err)
+	}
+	var page platform.Page[*webhooks.Delivery]
+	if len(rows) > req.Limit {
+		rows, page.HasMore = rows[:req.Limit], true
+	}
+	for _, row := range rows {
+		page.Items = append(page.Items, row.delivery())
+	}
+	if page.HasMore {
+		last := rows[len(rows)-1]
+		page.Next = &platform.Position{CreatedAt: last.CreatedAt.UTC(), ID: last.ID}
+	}
+	return page, nil
+}
+
+// Stats counts each endpoint's deliveries created since since: per endpoint three
+// index-only counts over a range (all, succeeded, failed), never a heap read per row.
+func (r *WebhookLog) Stats(ctx context.Context, workspaceID string, since time.Time) (map[string]query.EndpointStats, error) {
+	var ids []string
+	if err := r.db.Read(ctx).SelectContext(ctx, &ids, r.db.Rebind(`SELECT id FROM webhook_subscriptions WHERE workspace_id = ?`), workspaceID); err != nil {
+		return nil, fmt.Errorf("delivery stats: %w", err)
+	}
+	all := r.db.Rebind(`SELECT COUNT(*) FROM webhook_deliveries WHERE workspace_id = ? AND subscription_id = ? AND created_at >= ?`)
+	byStatus := r.db.Rebind(`SELECT COUNT(*) FROM webhook_deliveries WHERE workspace_id = ? AND subscription_id = ? AND status = ? AND created_at >= ?`)
+	out := map[string]query.EndpointStats{}
+	for _, id := range ids {
+		var s query.EndpointStats
+		q := r.db.Read(ctx)
+		if err := q.GetContext(ctx, &s.Deliveries, all, workspaceID, id, since); err != nil {
+			return nil, fmt.Errorf("delivery stats: %w", err)
+		}
+		if s.Deliveries > 0 {
+			if err := q.GetContext(ctx, &s.Succeeded, byStatus, workspaceID, id, string(webhooks.DeliverySucceeded), since); err != nil {
+				return nil, fmt.Errorf("delivery stats: %w", err)
+			}
+			if err := q.GetContext(ctx, &s.Failed, byStatus, workspaceID, id, string(webhooks.DeliveryFailed), since); err != nil {
+				return nil, fmt.Errorf("delivery stats: %w", err)
+			}
+		}
+		out[id] = s
+	}
+	return out, nil
+}

@@ -1,0 +1,71 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/webhooks/catalog"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+	"github.com/creatorapi/creatorapi/domain/webhooks"
+)
+
+// SendTestEvent queues the catalogue's example of Type for one endpoint.
+type SendTestEvent struct {
+	WorkspaceID string
+	WebhookID   string
+	Type        string
+}
+
+// TestSent names the queued delivery.
+type TestSent struct {
+	DeliveryID string
+	EventID    string
+}
+
+// SendTestEventHandler handles SendTestEvent.
+type SendTestEventHandler struct{ d Deps }
+
+// NewSendTestEventHandler builds the handler.
+func NewSendTestEventHandler(d Deps) SendTestEventHandler { return SendTestEventHandler{d: d} }
+
+// Handle writes one delivery for this endpoint only (no event is published, so no other
+// endpoint and no projection sees it); the dispatcher signs and sends it like any other.
+// Its event id starts with webhooks.TestEventPrefix, which makes the sender add
+// X-SVC-Test: true. The endpoint need not subscribe to the type.
+func (h SendTestEventHandler) Handle(ctx context.Context, cmd SendTestEvent) (TestSent, error) {
+	entry, ok := catalog.Find(cmd.Type)
+	if !ok {
+		return TestSent{}, kernel.Invalid("type", "type: choose one of the %d event types", len(catalog.Entries))
+	}
+	var out TestSent
+	err := h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		s, err := h.d.Subs.Get(ctx, cmd.WorkspaceID, cmd.WebhookID)
+		if err != nil {
+			return err
+		}
+		if s.Status != webhooks.Enabled {
+			return kernel.Invalid("id", "webhook %s is disabled: enable it first", s.ID)
+		}
+		now := h.d.Clock.Now()
+		eventID := webhooks.TestEventPrefix + strings.TrimPrefix(h.d.IDs.New("evt"), "evt_")
+		payload, err := json.Marshal(entry.Envelope(eventID, cmd.WorkspaceID, now))
+		if err != nil {
+			return err
+		}
+		d := webhooks.NewDelivery(h.d.IDs.New(webhooks.DeliveryIDPrefix), s, eventID, entry.Type, payload, now)
+		if _, err := h.d.Deliveries.AddIfAbsent(ctx, d); err != nil {
+			return err
+		}
+		out = TestSent{DeliveryID: d.ID, EventID: eventID}
+		return h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.test_sent", Target: s.ID,
+			Detail: entry.Type + " as " + eventID})
+	})
+	if err != nil {
+		return TestSent{}, fmt.Errorf("send test event: %w", err)
+	}
+	h.d.Waker.Wake(ctx)
+	return out, nil
+}

@@ -1,0 +1,54 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/webhooks/query"
+	"github.com/creatorapi/creatorapi/domain/webhooks"
+)
+
+// UpdateWebhook points an endpoint at another URL and event types.
+type UpdateWebhook struct {
+	WorkspaceID string
+	WebhookID   string
+	URL         string
+	Events      []string
+}
+
+// UpdateWebhookHandler handles UpdateWebhook.
+type UpdateWebhookHandler struct{ d Deps }
+
+// NewUpdateWebhookHandler builds the handler.
+func NewUpdateWebhookHandler(d Deps) UpdateWebhookHandler { return UpdateWebhookHandler{d: d} }
+
+// Handle applies the creation rules (https, SSRF at connect time, known types). Deliveries
+// already queued keep going to the endpoint at its new URL.
+func (h UpdateWebhookHandler) Handle(ctx context.Context, cmd UpdateWebhook) (query.Webhook, error) {
+	types, err := webhooks.ParseEventTypes(cmd.Events, PublicTypeNames())
+	if err != nil {
+		return query.Webhook{}, err
+	}
+	var out query.Webhook
+	err = h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
+		s, err := h.d.Subs.GetForUpdate(ctx, cmd.WorkspaceID, cmd.WebhookID)
+		if err != nil {
+			return err
+		}
+		if err := s.Change(cmd.URL, types, h.d.Settings.AllowHTTP, h.d.Clock.Now()); err != nil {
+			return err
+		}
+		out = query.View(s)
+		if err := h.d.Subs.Save(ctx, s); err != nil {
+			return err
+		}
+		return h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.updated", Target: cmd.WebhookID,
+			Detail: s.URL + " for " + strings.Join(types, ", ")})
+	})
+	if err != nil {
+		return query.Webhook{}, fmt.Errorf("update webhook: %w", err)
+	}
+	return out, nil
+}
