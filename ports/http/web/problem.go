@@ -102,6 +102,8 @@ func fiberProblem(fe *fiber.Error) *Problem {
 		return &Problem{Status: fe.Code, Code: CodeInvalidRequest, Param: "headers", Message: "request headers are too large"}
 	case fiber.StatusBadRequest: // the HTTP parser refused the request; the connection closes
 		return &Problem{Status: fe.Code, Code: CodeInvalidRequest, Message: "malformed HTTP request"}
+	case fiber.StatusRequestTimeout: // the request did not arrive within the read timeout
+		return &Problem{Status: fe.Code, Code: CodeInvalidRequest, Message: "request not received in time; the connection closes"}
 	}
 	if fe.Code >= 500 {
 		return Internal()
