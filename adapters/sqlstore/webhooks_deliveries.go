@@ -45,7 +45,7 @@ func NewWebhookDeliveries(db *sqldb.DB) *WebhookDeliveries {
 			FROM webhook_attempts WHERE workspace_id = ? AND delivery_id IN (?) ORDER BY delivery_id, number`,
 		attemptTypes: []string{"TEXT", "INTEGER", "TEXT", "TEXT", "TIMESTAMPTZ", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT"},
 		page:         db.Rebind(pageSel + ` ORDER BY created_at DESC, id DESC LIMIT ?`),
-		pageAfter:    db.Rebind(pageSel + ` AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?`),
+		pageAfter:    db.Rebind(pageSel + ` AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`), // a row value keeps the seek on the index
 	}
 }
 
@@ -193,7 +193,7 @@ func (r *WebhookDeliveries) Page(ctx context.Context, workspaceID, subscriptionI
 		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.page, workspaceID, subscriptionID, status, status, req.Limit+1)
 	} else {
 		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.pageAfter, workspaceID, subscriptionID, status, status,
-			req.After.CreatedAt, req.After.CreatedAt, req.After.ID, req.Limit+1)
+			req.After.CreatedAt, req.After.ID, req.Limit+1)
 	}
 	if err != nil {
 		return platform.Page[*webhooks.Delivery]{}, fmt.Errorf("list deliveries: %w", err)
