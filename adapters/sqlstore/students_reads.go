@@ -195,8 +195,12 @@ func (r *StudentReads) enrollmentsOf(ctx context.Context, workspaceID string, id
 		return out, nil
 	}
 	courseIDs := make([]string, 0, len(ens))
+	seen := make(map[string]bool, len(ens))
 	for _, e := range ens {
-		courseIDs = append(courseIDs, e.CourseID)
+		if !seen[e.CourseID] {
+			seen[e.CourseID] = true
+			courseIDs = append(courseIDs, e.CourseID)
+		}
 	}
 	totals, err := r.lessons.LessonCounts(ctx, workspaceID, courseIDs)
 	if err != nil {
