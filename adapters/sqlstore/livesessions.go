@@ -14,11 +14,10 @@ import (
 
 const liveSessionColumns = `id, workspace_id, course_id, title, status, started_at, ended_at, created_at, updated_at`
 
-// LiveSessions stores live sessions and their recordings, and resolves the courses
-// sessions belong to.
+// LiveSessions stores live sessions and their recordings.
 type LiveSessions struct {
-	db                                           *sqldb.DB
-	insert, get, update, insertRecording, course string
+	db                                   *sqldb.DB
+	insert, get, update, insertRecording string
 }
 
 // NewLiveSessions prepares the statements for db's dialect.
@@ -32,7 +31,6 @@ func NewLiveSessions(db *sqldb.DB) *LiveSessions {
 		update: db.Rebind(`UPDATE live_sessions SET status = ?, started_at = ?, ended_at = ?, updated_at = ? WHERE workspace_id = ? AND id = ?`),
 		insertRecording: db.Rebind(`INSERT INTO recordings (id, workspace_id, live_session_id, course_id, duration_seconds, created_at)
 			VALUES (?, ?, ?, ?, ?, ?)`),
-		course: db.Rebind(`SELECT 1 FROM courses WHERE workspace_id = ? AND id = ?`),
 	}
 }
 
@@ -95,23 +93,4 @@ func (r *Recordings) Add(ctx context.Context, rec *livesessions.Recording) error
 		return fmt.Errorf("insert recording: %w", err)
 	}
 	return nil
-}
-
-// SessionCourses resolves the courses live sessions belong to (any status).
-type SessionCourses struct{ sessions *LiveSessions }
-
-// Courses is the course directory of the sessions.
-func (r *LiveSessions) Courses() *SessionCourses { return &SessionCourses{sessions: r} }
-
-// Exists tells whether the course is in the workspace.
-func (c *SessionCourses) Exists(ctx context.Context, workspaceID, courseID string) (bool, error) {
-	var one int
-	err := c.sessions.db.Read(ctx).GetContext(ctx, &one, c.sessions.course, workspaceID, courseID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("course exists: %w", err)
-	}
-	return true, nil
 }

@@ -18,9 +18,11 @@ import (
 )
 
 // StudentReads answers student queries: a page of students, then their enrollments with
-// progress counts in one more query (never one query per student).
+// progress counts in one more query (never one query per student), then the lesson
+// counts of their courses from the courses module in one call.
 type StudentReads struct {
 	db               *sqldb.DB
+	lessons          query.CourseLessons
 	pages            map[listShape]string
 	get, byEmail     string
 	enrollmentsOfAny string
@@ -29,18 +31,19 @@ type StudentReads struct {
 // listShape says which optional conditions a list statement carries.
 type listShape struct{ email, since, after bool }
 
-// NewStudentReads prepares the statements for db's dialect.
-func NewStudentReads(db *sqldb.DB) *StudentReads {
+// NewStudentReads prepares the statements for db's dialect; lessons is the courses
+// module's answer to "how many lessons has this course".
+func NewStudentReads(db *sqldb.DB, lessons query.CourseLessons) *StudentReads {
 	r := &StudentReads{
 		db:      db,
+		lessons: lessons,
 		pages:   map[listShape]string{},
 		get:     db.Rebind(`SELECT ` + studentColumns + ` FROM students WHERE workspace_id = ? AND id = ? AND deleted_at IS NULL`),
 		byEmail: db.Rebind(`SELECT ` + studentColumns + ` FROM students WHERE workspace_id = ? AND email_lower = ? AND deleted_at IS NULL`),
 		// Not rebound here: sqlx.In expands the id list per call, then it is rebound.
 		enrollmentsOfAny: `SELECT e.id, e.student_id, e.course_id, e.status, e.created_at, e.revoked_at, e.completed_at,
-			c.lesson_count AS total_lessons,
 			(SELECT COUNT(*) FROM lesson_progress p WHERE p.workspace_id = e.workspace_id AND p.enrollment_id = e.id) AS completed_lessons
-			FROM enrollments e JOIN courses c ON c.workspace_id = e.workspace_id AND c.id = e.course_id
+			FROM enrollments e
 			WHERE e.workspace_id = ? AND e.student_id IN (?)
 			ORDER BY e.created_at, e.id`,
 	}
@@ -73,7 +76,6 @@ type studentEnrollmentRow struct {
 	CreatedAt        time.Time  `db:"created_at"`
 	RevokedAt        *time.Time `db:"revoked_at"`
 	CompletedAt      *time.Time `db:"completed_at"`
-	TotalLessons     int        `db:"total_lessons"`
 	CompletedLessons int        `db:"completed_lessons"`
 }
 
@@ -189,13 +191,28 @@ func (r *StudentReads) enrollmentsOf(ctx context.Context, workspaceID string, id
 		return nil, fmt.Errorf("list enrollments of students: %w", err)
 	}
 	out := map[string][]query.Enrollment{}
+	if len(ens) == 0 {
+		return out, nil
+	}
+	courseIDs := make([]string, 0, len(ens))
+	seen := make(map[string]bool, len(ens))
+	for _, e := range ens {
+		if !seen[e.CourseID] {
+			seen[e.CourseID] = true
+			courseIDs = append(courseIDs, e.CourseID)
+		}
+	}
+	totals, err := r.lessons.LessonCounts(ctx, workspaceID, courseIDs)
+	if err != nil {
+		return nil, fmt.Errorf("lesson counts of courses: %w", err)
+	}
 	for _, e := range ens {
 		out[e.StudentID] = append(out[e.StudentID], query.Enrollment{
 			ID: e.ID, CourseID: e.CourseID, Status: e.Status, CreatedAt: e.CreatedAt.UTC(),
 			RevokedAt: utcPtr(e.RevokedAt), CompletedAt: utcPtr(e.CompletedAt),
 			Progress: query.Progress{
-				CompletedLessons: e.CompletedLessons, TotalLessons: e.TotalLessons,
-				Percent: enrollments.Percent(e.CompletedLessons, e.TotalLessons),
+				CompletedLessons: e.CompletedLessons, TotalLessons: totals[e.CourseID],
+				Percent: enrollments.Percent(e.CompletedLessons, totals[e.CourseID]),
 			},
 		})
 	}

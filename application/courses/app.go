@@ -27,6 +27,9 @@ type Queries struct {
 	ListPublished  platform.Handler[query.ListPublishedCourses, platform.Page[query.Course]]
 	GetCourse      platform.Handler[query.GetCourse, query.CourseDetail]
 	CatalogVersion platform.Handler[string, int64]
+	// Published to other modules (the composition root adapts them to their ports).
+	FindCourses      platform.Handler[query.FindCourses, map[string]query.CourseFacts]
+	FindLessonCourse platform.Handler[query.FindLessonCourse, string]
 }
 
 // New wires the use cases to their ports, each decorated in the one handler shape
@@ -41,9 +44,11 @@ func New(d command.Deps) Application {
 			ArchiveCourse: platform.Command("archive course", d.Tx, d.Observer, command.NewArchiveCourseHandler(d)),
 		},
 		Queries: Queries{
-			ListPublished:  platform.Query("list published courses", d.Observer, query.NewListPublishedCoursesHandler(d.ReadModel)),
-			GetCourse:      platform.Query("get course", d.Observer, query.NewGetCourseHandler(d.ReadModel)),
-			CatalogVersion: platform.Query("catalog version", d.Observer, query.NewCatalogVersionHandler(d.ReadModel)),
+			ListPublished:    platform.Query("list published courses", d.Observer, query.NewListPublishedCoursesHandler(d.ReadModel)),
+			GetCourse:        platform.Query("get course", d.Observer, query.NewGetCourseHandler(d.ReadModel)),
+			CatalogVersion:   platform.Query("catalog version", d.Observer, query.NewCatalogVersionHandler(d.ReadModel)),
+			FindCourses:      platform.Query("find courses", d.Observer, query.NewFindCoursesHandler(d.Catalog)),
+			FindLessonCourse: platform.Query("find lesson course", d.Observer, query.NewFindLessonCourseHandler(d.Catalog)),
 		},
 	}
 }

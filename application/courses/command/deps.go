@@ -13,6 +13,7 @@ type Deps struct {
 	platform.Kit // Tx, Publisher, IDs, Clock, Observer
 	Repo         courses.Repository
 	ReadModel    query.ReadModel
+	Catalog      query.Catalog // the published read port (other modules' view)
 	Workspaces   platform.WorkspaceDirectory
 }
 

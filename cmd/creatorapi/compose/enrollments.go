@@ -4,6 +4,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	"github.com/creatorapi/creatorapi/application/courses"
 	"github.com/creatorapi/creatorapi/application/enrollments"
 	"github.com/creatorapi/creatorapi/application/enrollments/command"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -12,16 +13,16 @@ import (
 )
 
 // Enrollments wires enrollments and lesson progress. The students store is the
-// student directory and a small query over the course tables is the catalogue.
+// student directory; the courses module's published queries are the catalogue.
 func Enrollments() fx.Option {
 	return fx.Module("enrollments",
 		fx.Provide(
 			sqlstore.NewEnrollments,
-			sqlstore.NewEnrollmentCatalog,
 			sqlstore.NewProgress,
 			func(kit platform.Kit, repo *sqlstore.Enrollments, progress *sqlstore.Progress, st *sqlstore.Students,
-				catalog *sqlstore.EnrollmentCatalog) enrollments.Application {
-				return enrollments.New(command.Deps{Kit: kit, Repo: repo, Progress: progress, Students: st, Catalog: catalog}, repo)
+				crs courses.Application) enrollments.Application {
+				return enrollments.New(command.Deps{Kit: kit, Repo: repo, Progress: progress, Students: st,
+					Catalog: enrollmentCatalog{app: crs}}, repo)
 			},
 			apiEndpoints(v1.EnrollmentEndpoints),
 			operatorRoutes(operator.EnrollmentRoutes),

@@ -4,6 +4,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	"github.com/creatorapi/creatorapi/application/courses"
 	"github.com/creatorapi/creatorapi/application/livesessions"
 	"github.com/creatorapi/creatorapi/application/livesessions/command"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -15,9 +16,9 @@ func LiveSessions() fx.Option {
 	return fx.Module("livesessions",
 		fx.Provide(
 			sqlstore.NewLiveSessions,
-			func(kit platform.Kit, repo *sqlstore.LiveSessions, ws *sqlstore.Workspaces) livesessions.Application {
+			func(kit platform.Kit, repo *sqlstore.LiveSessions, ws *sqlstore.Workspaces, crs courses.Application) livesessions.Application {
 				return livesessions.New(command.Deps{
-					Kit: kit, Sessions: repo, Recordings: repo.Recordings(), Courses: repo.Courses(), Workspaces: ws,
+					Kit: kit, Sessions: repo, Recordings: repo.Recordings(), Courses: sessionCourses{app: crs}, Workspaces: ws,
 				})
 			},
 			operatorRoutes(operator.LiveSessionRoutes),

@@ -6,6 +6,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	"github.com/creatorapi/creatorapi/application/courses"
 	"github.com/creatorapi/creatorapi/application/enrollments"
 	enrollmentcmd "github.com/creatorapi/creatorapi/application/enrollments/command"
 	"github.com/creatorapi/creatorapi/application/orders"
@@ -24,11 +25,10 @@ func Orders() fx.Option {
 		fx.Provide(
 			sqlstore.NewOrders,
 			sqlstore.NewOrderReads,
-			sqlstore.NewOrderCatalog,
 			func(kit platform.Kit, repo *sqlstore.Orders, rm *sqlstore.OrderReads, ws *sqlstore.Workspaces,
-				st *sqlstore.Students, catalog *sqlstore.OrderCatalog, enr enrollments.Application) orders.Application {
+				st *sqlstore.Students, crs courses.Application, enr enrollments.Application) orders.Application {
 				return orders.New(command.Deps{
-					Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws, Students: st, Courses: catalog,
+					Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws, Students: st, Courses: orderCatalog{app: crs},
 					Entitlements: orderEntitlements{app: enr},
 				})
 			},

@@ -3,7 +3,9 @@ package compose
 import (
 	"go.uber.org/fx"
 
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	"github.com/creatorapi/creatorapi/application/courses"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/students"
 	"github.com/creatorapi/creatorapi/application/students/command"
@@ -16,7 +18,9 @@ func Students() fx.Option {
 	return fx.Module("students",
 		fx.Provide(
 			sqlstore.NewStudents,
-			sqlstore.NewStudentReads,
+			func(db *sqldb.DB, crs courses.Application) *sqlstore.StudentReads {
+				return sqlstore.NewStudentReads(db, studentCourseLessons{app: crs})
+			},
 			func(kit platform.Kit, repo *sqlstore.Students, rm *sqlstore.StudentReads, ws *sqlstore.Workspaces) students.Application {
 				return students.New(command.Deps{Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws})
 			},

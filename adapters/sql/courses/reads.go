@@ -1,4 +1,4 @@
-package sqlstore
+package courses
 
 import (
 	"context"
@@ -12,18 +12,18 @@ import (
 	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
-// CourseReads answers course queries from the course tables.
-type CourseReads struct {
+// Reads answers course queries from the course tables.
+type Reads struct {
 	db                                 *sqldb.DB
 	firstPage, nextPage, get, curricul string
 	lessons, version                   string
 }
 
-// NewCourseReads prepares the statements for db's dialect.
-func NewCourseReads(db *sqldb.DB) *CourseReads {
+// NewReads prepares the statements for db's dialect.
+func NewReads(db *sqldb.DB) *Reads {
 	const published = `SELECT ` + courseColumns + ` FROM courses WHERE workspace_id = ? AND status = 'published'`
 	const order = ` ORDER BY created_at DESC, id DESC LIMIT ?`
-	return &CourseReads{
+	return &Reads{
 		db:        db,
 		firstPage: db.Rebind(published + order),
 		nextPage:  db.Rebind(published + ` AND (created_at < ? OR (created_at = ? AND id < ?))` + order),
@@ -37,14 +37,14 @@ func NewCourseReads(db *sqldb.DB) *CourseReads {
 func (row courseRow) view() query.Course {
 	return query.Course{
 		ID: row.ID, Slug: row.Slug, Title: row.Title, Description: row.Description, Status: row.Status,
-		PublishedAt: utcPtr(row.PublishedAt), ArchivedAt: utcPtr(row.ArchivedAt),
+		PublishedAt: platform.UTCPtr(row.PublishedAt), ArchivedAt: platform.UTCPtr(row.ArchivedAt),
 		CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(),
 		ModuleCount: row.ModuleCount, LessonCount: row.LessonCount,
 	}
 }
 
 // ListPublished returns one keyset page of published courses, newest first.
-func (r *CourseReads) ListPublished(ctx context.Context, workspaceID string, page platform.PageRequest) (platform.Page[query.Course], error) {
+func (r *Reads) ListPublished(ctx context.Context, workspaceID string, page platform.PageRequest) (platform.Page[query.Course], error) {
 	var rows []courseRow
 	var err error
 	if page.After == nil {
@@ -70,7 +70,7 @@ func (r *CourseReads) ListPublished(ctx context.Context, workspaceID string, pag
 }
 
 // Get returns the course with its curriculum, any status, or NotFound.
-func (r *CourseReads) Get(ctx context.Context, workspaceID, id string) (query.CourseDetail, error) {
+func (r *Reads) Get(ctx context.Context, workspaceID, id string) (query.CourseDetail, error) {
 	q := r.db.Read(ctx)
 	var row courseRow
 	err := q.GetContext(ctx, &row, r.get, workspaceID, id)
@@ -102,7 +102,7 @@ func (r *CourseReads) Get(ctx context.Context, workspaceID, id string) (query.Co
 }
 
 // CatalogVersion returns the workspace's catalogue version (0 before any course exists).
-func (r *CourseReads) CatalogVersion(ctx context.Context, workspaceID string) (int64, error) {
+func (r *Reads) CatalogVersion(ctx context.Context, workspaceID string) (int64, error) {
 	var v int64
 	err := r.db.Read(ctx).GetContext(ctx, &v, r.version, workspaceID)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -1,30 +1,31 @@
-package sqlstore
+// Package courses stores the course catalogue on PostgreSQL and SQLite (tables courses,
+// course_modules, lessons, catalog_versions): the aggregate's repository, the read model
+// of the course queries, and the catalogue other modules read through the courses module.
+package courses
 
 import (
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/courses"
 	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
-const courseColumns = `id, workspace_id, slug, title, description, status, module_count, lesson_count, published_at, archived_at, created_at, updated_at`
-
-// Courses stores course aggregates: the course row, its modules and its lessons.
-type Courses struct {
+// Repository stores course aggregates (courses.Repository): the course row, its modules and its lessons.
+type Repository struct {
 	db                                           *sqldb.DB
 	insert, get, getByModule, slugTaken, update  string
 	modules, lessons, insertModule, insertLesson string
 	bumpVersion                                  string
 }
 
-// NewCourses prepares the statements for db's dialect.
-func NewCourses(db *sqldb.DB) *Courses {
-	return &Courses{
+// NewRepository prepares the statements for db's dialect.
+func NewRepository(db *sqldb.DB) *Repository {
+	return &Repository{
 		db:     db,
 		insert: db.Rebind(`INSERT INTO courses (` + courseColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		// Commands load the aggregate inside their transaction: lock it so that concurrent
@@ -45,40 +46,8 @@ func NewCourses(db *sqldb.DB) *Courses {
 	}
 }
 
-type courseRow struct {
-	ID          string     `db:"id"`
-	WorkspaceID string     `db:"workspace_id"`
-	Slug        string     `db:"slug"`
-	Title       string     `db:"title"`
-	Description string     `db:"description"`
-	Status      string     `db:"status"`
-	ModuleCount int        `db:"module_count"`
-	LessonCount int        `db:"lesson_count"`
-	PublishedAt *time.Time `db:"published_at"`
-	ArchivedAt  *time.Time `db:"archived_at"`
-	CreatedAt   time.Time  `db:"created_at"`
-	UpdatedAt   time.Time  `db:"updated_at"`
-}
-
-type moduleRow struct {
-	ID        string    `db:"id"`
-	Title     string    `db:"title"`
-	Position  int       `db:"position"`
-	CreatedAt time.Time `db:"created_at"`
-}
-
-type lessonRow struct {
-	ID              string    `db:"id"`
-	ModuleID        string    `db:"module_id"`
-	Title           string    `db:"title"`
-	Type            string    `db:"type"`
-	DurationSeconds int       `db:"duration_seconds"`
-	Position        int       `db:"position"`
-	CreatedAt       time.Time `db:"created_at"`
-}
-
 // Add inserts a new course (without curriculum: a new course has none).
-func (r *Courses) Add(ctx context.Context, c *courses.Course) error {
+func (r *Repository) Add(ctx context.Context, c *courses.Course) error {
 	_, err := r.db.Write(ctx).ExecContext(ctx, r.insert, c.ID, c.WorkspaceID, c.Slug, c.Title, c.Description, string(c.Status),
 		len(c.Modules), c.LessonCount(), c.PublishedAt, c.ArchivedAt, c.CreatedAt, c.UpdatedAt)
 	if sqldb.IsUniqueViolation(err) {
@@ -91,7 +60,7 @@ func (r *Courses) Add(ctx context.Context, c *courses.Course) error {
 }
 
 // bump moves the workspace's catalogue version in the caller's transaction.
-func (r *Courses) bump(ctx context.Context, workspaceID string) error {
+func (r *Repository) bump(ctx context.Context, workspaceID string) error {
 	if _, err := r.db.Write(ctx).ExecContext(ctx, r.bumpVersion, workspaceID); err != nil {
 		return fmt.Errorf("bump catalogue version: %w", err)
 	}
@@ -99,7 +68,7 @@ func (r *Courses) bump(ctx context.Context, workspaceID string) error {
 }
 
 // SlugTaken tells whether a course of the workspace uses slug.
-func (r *Courses) SlugTaken(ctx context.Context, workspaceID, slug string) (bool, error) {
+func (r *Repository) SlugTaken(ctx context.Context, workspaceID, slug string) (bool, error) {
 	var one int
 	err := r.db.Read(ctx).GetContext(ctx, &one, r.slugTaken, workspaceID, slug)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -112,7 +81,7 @@ func (r *Courses) SlugTaken(ctx context.Context, workspaceID, slug string) (bool
 }
 
 // Get loads the aggregate with its curriculum, locked for the caller's transaction.
-func (r *Courses) Get(ctx context.Context, workspaceID, id string) (*courses.Course, error) {
+func (r *Repository) Get(ctx context.Context, workspaceID, id string) (*courses.Course, error) {
 	q := r.db.Write(ctx)
 	var row courseRow
 	err := q.GetContext(ctx, &row, r.get, workspaceID, id)
@@ -124,7 +93,7 @@ func (r *Courses) Get(ctx context.Context, workspaceID, id string) (*courses.Cou
 	}
 	c := &courses.Course{
 		ID: row.ID, WorkspaceID: row.WorkspaceID, Slug: row.Slug, Title: row.Title, Description: row.Description,
-		Status: courses.Status(row.Status), PublishedAt: utcPtr(row.PublishedAt), ArchivedAt: utcPtr(row.ArchivedAt),
+		Status: courses.Status(row.Status), PublishedAt: platform.UTCPtr(row.PublishedAt), ArchivedAt: platform.UTCPtr(row.ArchivedAt),
 		CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(),
 	}
 	var mods []moduleRow
@@ -149,7 +118,7 @@ func (r *Courses) Get(ctx context.Context, workspaceID, id string) (*courses.Cou
 }
 
 // GetByModule loads the aggregate owning moduleID.
-func (r *Courses) GetByModule(ctx context.Context, workspaceID, moduleID string) (*courses.Course, error) {
+func (r *Repository) GetByModule(ctx context.Context, workspaceID, moduleID string) (*courses.Course, error) {
 	var courseID string
 	err := r.db.Write(ctx).GetContext(ctx, &courseID, r.getByModule, workspaceID, moduleID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -163,7 +132,7 @@ func (r *Courses) GetByModule(ctx context.Context, workspaceID, moduleID string)
 
 // Update saves the course row and inserts the modules and lessons not stored yet
 // (the curriculum only grows through the aggregate).
-func (r *Courses) Update(ctx context.Context, c *courses.Course) error {
+func (r *Repository) Update(ctx context.Context, c *courses.Course) error {
 	q := r.db.Write(ctx)
 	_, err := q.ExecContext(ctx, r.update, c.Title, c.Description, string(c.Status), len(c.Modules), c.LessonCount(),
 		c.PublishedAt, c.ArchivedAt, c.UpdatedAt, c.WorkspaceID, c.ID)

@@ -1,0 +1,68 @@
+package courses
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/courses/query"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+)
+
+// Catalog answers the courses module's published query (query.Catalog): what other
+// modules may know about courses, read in the caller's transaction when there is one.
+type Catalog struct {
+	db     *sqldb.DB
+	lesson string
+}
+
+// NewCatalog prepares the statements for db's dialect.
+func NewCatalog(db *sqldb.DB) *Catalog {
+	return &Catalog{
+		db:     db,
+		lesson: db.Rebind(`SELECT course_id FROM lessons WHERE workspace_id = ? AND id = ?`),
+	}
+}
+
+// Facts returns the courses among ids in the workspace, any status.
+func (c *Catalog) Facts(ctx context.Context, workspaceID string, ids []string) (map[string]query.CourseFacts, error) {
+	out := make(map[string]query.CourseFacts, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	// IN (...) has as many placeholders as ids: expanded per call, then rebound.
+	s, args, err := sqlx.In(`SELECT id, title, status, lesson_count FROM courses WHERE workspace_id = ? AND id IN (?)`, workspaceID, ids)
+	if err != nil {
+		return nil, fmt.Errorf("course facts: %w", err)
+	}
+	var rows []struct {
+		ID          string `db:"id"`
+		Title       string `db:"title"`
+		Status      string `db:"status"`
+		LessonCount int    `db:"lesson_count"`
+	}
+	if err := c.db.Read(ctx).SelectContext(ctx, &rows, c.db.Rebind(s), args...); err != nil {
+		return nil, fmt.Errorf("course facts: %w", err)
+	}
+	for _, r := range rows {
+		out[r.ID] = query.CourseFacts{ID: r.ID, Title: r.Title, Status: r.Status, LessonCount: r.LessonCount}
+	}
+	return out, nil
+}
+
+// LessonCourse returns the course of a lesson, or NotFound outside the workspace.
+func (c *Catalog) LessonCourse(ctx context.Context, workspaceID, lessonID string) (string, error) {
+	var courseID string
+	err := c.db.Read(ctx).GetContext(ctx, &courseID, c.lesson, workspaceID, lessonID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", kernel.NotFound("lesson %s not found", lessonID)
+	}
+	if err != nil {
+		return "", fmt.Errorf("lesson course: %w", err)
+	}
+	return courseID, nil
+}
