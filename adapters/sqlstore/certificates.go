@@ -12,10 +12,11 @@ import (
 	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
-// Certificates stores certificates and reads the completions they require.
+// Certificates stores certificates. The completions they require come from the
+// enrollments module's published query (cmd/creatorapi/compose/enrollments_published.go).
 type Certificates struct {
-	db                       *sqldb.DB
-	insert, find, completion string
+	db           *sqldb.DB
+	insert, find string
 }
 
 // NewCertificates prepares the statements for db's dialect.
@@ -27,7 +28,6 @@ func NewCertificates(db *sqldb.DB) *Certificates {
 			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, student_id, course_id) DO NOTHING`),
 		find: db.Rebind(`SELECT id, workspace_id, student_id, course_id, enrollment_id, issued_at FROM certificates
 			WHERE workspace_id = ? AND student_id = ? AND course_id = ?`),
-		completion: db.Rebind(`SELECT id, status FROM enrollments WHERE workspace_id = ? AND student_id = ? AND course_id = ?`),
 	}
 }
 
@@ -65,28 +65,4 @@ func (r *Certificates) Find(ctx context.Context, workspaceID, studentID, courseI
 	}
 	return &certificates.Certificate{ID: row.ID, WorkspaceID: row.WorkspaceID, StudentID: row.StudentID, CourseID: row.CourseID,
 		EnrollmentID: row.EnrollmentID, IssuedAt: row.IssuedAt.UTC()}, nil
-}
-
-// Completions reads enrollments for certificates.
-func (r *Certificates) Completions() *CertificateCompletions {
-	return &CertificateCompletions{certs: r}
-}
-
-// CertificateCompletions reads where a student stands in a course from the enrollments table.
-type CertificateCompletions struct{ certs *Certificates }
-
-// Of returns the student's enrollment in the course, or nil.
-func (c *CertificateCompletions) Of(ctx context.Context, workspaceID, studentID, courseID string) (*certificates.Completion, error) {
-	var row struct {
-		ID     string `db:"id"`
-		Status string `db:"status"`
-	}
-	err := c.certs.db.Read(ctx).GetContext(ctx, &row, c.certs.completion, workspaceID, studentID, courseID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("enrollment of student: %w", err)
-	}
-	return &certificates.Completion{EnrollmentID: row.ID, Status: row.Status}, nil
 }

@@ -5,9 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
-
-	"github.com/jmoiron/sqlx"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -18,34 +15,30 @@ import (
 )
 
 // StudentReads answers student queries: a page of students, then their enrollments with
-// progress counts in one more query (never one query per student), then the lesson
-// counts of their courses from the courses module in one call.
+// progress counts from the enrollments module in one call (never one per student), then
+// the lesson counts of their courses from the courses module in one call.
 type StudentReads struct {
-	db               *sqldb.DB
-	lessons          query.CourseLessons
-	pages            map[listShape]string
-	get, byEmail     string
-	enrollmentsOfAny string
+	db           *sqldb.DB
+	lessons      query.CourseLessons
+	history      query.EnrollmentHistory
+	pages        map[listShape]string
+	get, byEmail string
 }
 
 // listShape says which optional conditions a list statement carries.
 type listShape struct{ email, since, after bool }
 
 // NewStudentReads prepares the statements for db's dialect; lessons is the courses
-// module's answer to "how many lessons has this course".
-func NewStudentReads(db *sqldb.DB, lessons query.CourseLessons) *StudentReads {
+// module's answer to "how many lessons has this course", history the enrollments
+// module's answer to "where do these students stand".
+func NewStudentReads(db *sqldb.DB, lessons query.CourseLessons, history query.EnrollmentHistory) *StudentReads {
 	r := &StudentReads{
 		db:      db,
 		lessons: lessons,
+		history: history,
 		pages:   map[listShape]string{},
 		get:     db.Rebind(`SELECT ` + studentColumns + ` FROM students WHERE workspace_id = ? AND id = ? AND deleted_at IS NULL`),
 		byEmail: db.Rebind(`SELECT ` + studentColumns + ` FROM students WHERE workspace_id = ? AND email_lower = ? AND deleted_at IS NULL`),
-		// Not rebound here: sqlx.In expands the id list per call, then it is rebound.
-		enrollmentsOfAny: `SELECT e.id, e.student_id, e.course_id, e.status, e.created_at, e.revoked_at, e.completed_at,
-			(SELECT COUNT(*) FROM lesson_progress p WHERE p.workspace_id = e.workspace_id AND p.enrollment_id = e.id) AS completed_lessons
-			FROM enrollments e
-			WHERE e.workspace_id = ? AND e.student_id IN (?)
-			ORDER BY e.created_at, e.id`,
 	}
 	// One statement per combination of filters, all prepared once.
 	for _, email := range []bool{false, true} {
@@ -66,17 +59,6 @@ func NewStudentReads(db *sqldb.DB, lessons query.CourseLessons) *StudentReads {
 		}
 	}
 	return r
-}
-
-type studentEnrollmentRow struct {
-	ID               string     `db:"id"`
-	StudentID        string     `db:"student_id"`
-	CourseID         string     `db:"course_id"`
-	Status           string     `db:"status"`
-	CreatedAt        time.Time  `db:"created_at"`
-	RevokedAt        *time.Time `db:"revoked_at"`
-	CompletedAt      *time.Time `db:"completed_at"`
-	CompletedLessons int        `db:"completed_lessons"`
 }
 
 // List returns one keyset page of live students, newest first.
@@ -182,39 +164,39 @@ func (r *StudentReads) EnrollmentHistory(ctx context.Context, workspaceID, stude
 
 // enrollmentsOf loads the enrollments of the students ids in one query, by student.
 func (r *StudentReads) enrollmentsOf(ctx context.Context, workspaceID string, ids []string) (map[string][]query.Enrollment, error) {
-	stmt, args, err := sqlx.In(r.enrollmentsOfAny, workspaceID, ids)
+	byStudent, err := r.history.EnrolledCourses(ctx, workspaceID, ids)
 	if err != nil {
-		return nil, fmt.Errorf("expand student ids: %w", err)
-	}
-	var ens []studentEnrollmentRow
-	if err := r.db.Read(ctx).SelectContext(ctx, &ens, r.db.Rebind(stmt), args...); err != nil {
-		return nil, fmt.Errorf("list enrollments of students: %w", err)
+		return nil, fmt.Errorf("enrollments of students: %w", err)
 	}
 	out := map[string][]query.Enrollment{}
-	if len(ens) == 0 {
+	if len(byStudent) == 0 {
 		return out, nil
 	}
-	courseIDs := make([]string, 0, len(ens))
-	seen := make(map[string]bool, len(ens))
-	for _, e := range ens {
-		if !seen[e.CourseID] {
-			seen[e.CourseID] = true
-			courseIDs = append(courseIDs, e.CourseID)
+	var courseIDs []string
+	seen := map[string]bool{}
+	for _, ens := range byStudent {
+		for _, e := range ens {
+			if !seen[e.CourseID] {
+				seen[e.CourseID] = true
+				courseIDs = append(courseIDs, e.CourseID)
+			}
 		}
 	}
 	totals, err := r.lessons.LessonCounts(ctx, workspaceID, courseIDs)
 	if err != nil {
 		return nil, fmt.Errorf("lesson counts of courses: %w", err)
 	}
-	for _, e := range ens {
-		out[e.StudentID] = append(out[e.StudentID], query.Enrollment{
-			ID: e.ID, CourseID: e.CourseID, Status: e.Status, CreatedAt: e.CreatedAt.UTC(),
-			RevokedAt: utcPtr(e.RevokedAt), CompletedAt: utcPtr(e.CompletedAt),
-			Progress: query.Progress{
-				CompletedLessons: e.CompletedLessons, TotalLessons: totals[e.CourseID],
-				Percent: enrollments.Percent(e.CompletedLessons, totals[e.CourseID]),
-			},
-		})
+	for studentID, ens := range byStudent {
+		for _, e := range ens {
+			out[studentID] = append(out[studentID], query.Enrollment{
+				ID: e.ID, CourseID: e.CourseID, Status: e.Status, CreatedAt: e.CreatedAt.UTC(),
+				RevokedAt: utcPtr(e.RevokedAt), CompletedAt: utcPtr(e.CompletedAt),
+				Progress: query.Progress{
+					CompletedLessons: e.CompletedLessons, TotalLessons: totals[e.CourseID],
+					Percent: enrollments.Percent(e.CompletedLessons, totals[e.CourseID]),
+				},
+			})
+		}
 	}
 	return out, nil
 }

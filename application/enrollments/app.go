@@ -22,14 +22,19 @@ type Commands struct {
 	RecordProgress platform.Handler[command.RecordProgress, platform.Upsert[query.LessonProgress]]
 }
 
-// Queries read state.
+// Queries read state. FindStudentEnrollments, FindEnrollmentOfPair and FirstActivity
+// are the module's published queries: other modules read enrollments only through them
+// (adapted to their own ports in cmd/creatorapi/compose/enrollments_published.go).
 type Queries struct {
-	GetEnrollment platform.Handler[query.GetEnrollment, query.Enrollment]
+	GetEnrollment          platform.Handler[query.GetEnrollment, query.Enrollment]
+	FindStudentEnrollments platform.Handler[query.FindStudentEnrollments, map[string][]query.Facts]
+	FindEnrollmentOfPair   platform.Handler[query.FindEnrollmentOfPair, query.Facts]
+	FirstActivity          platform.Handler[struct{}, query.FirstActivity]
 }
 
 // New wires the use cases to their ports, each decorated in the one handler shape
 // (transaction for commands, observation, error wrapping).
-func New(d command.Deps, rm query.ReadModel) Application {
+func New(d command.Deps, rm query.ReadModel, published query.Published) Application {
 	return Application{
 		Commands: Commands{
 			GrantEnrollment:  platform.Command("grant enrollment", d.Tx, d.Observer, command.NewGrantEnrollmentHandler(d)),
@@ -38,6 +43,11 @@ func New(d command.Deps, rm query.ReadModel) Application {
 		},
 		Queries: Queries{
 			GetEnrollment: platform.Query("get enrollment", d.Observer, query.NewGetEnrollmentHandler(rm)),
+			FindStudentEnrollments: platform.Query("find student enrollments", d.Observer,
+				query.NewFindStudentEnrollmentsHandler(published)),
+			FindEnrollmentOfPair: platform.Query("find enrollment of pair", d.Observer,
+				query.NewFindEnrollmentOfPairHandler(published)),
+			FirstActivity: platform.Query("first enrollment activity", d.Observer, query.NewFirstActivityHandler(published)),
 		},
 	}
 }

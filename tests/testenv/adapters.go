@@ -11,6 +11,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/adapters/contracttest"
 	memcourses "github.com/creatorapi/creatorapi/adapters/memory/courses"
+	memenrollments "github.com/creatorapi/creatorapi/adapters/memory/enrollments"
 	sqlcourses "github.com/creatorapi/creatorapi/adapters/sql/courses"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
@@ -23,7 +24,7 @@ import (
 type AdapterSet string
 
 // The adapter sets: the databases, as in production, or the in-memory twins where a
-// module has them (today the courses module; other modules stay on the database).
+// module has them (today courses and enrollments; other modules stay on the database).
 const (
 	Databases AdapterSet = "databases"
 	Memory    AdapterSet = "memory"
@@ -39,7 +40,7 @@ func StartWith(t testing.TB, databaseURL string, o Options, extra ...fx.Option) 
 	t.Helper()
 	var opts []fx.Option
 	if o.Adapters == Memory {
-		opts = append(opts, MemoryCourses(memcourses.New()))
+		opts = append(opts, MemoryCourses(memcourses.New()), MemoryEnrollments(memenrollments.New()))
 	}
 	return Start(t, databaseURL, append(opts, extra...)...)
 }

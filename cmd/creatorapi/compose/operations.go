@@ -9,6 +9,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/adapters/watermill"
+	"github.com/creatorapi/creatorapi/application/enrollments"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/ports/cli/demo"
 	"github.com/creatorapi/creatorapi/ports/consumers"
@@ -34,13 +35,15 @@ type Operations struct {
 	router     *watermill.Router
 	positions  *watermill.Positions
 	projection *sqlstore.AnalyticsProjection
+	enrolled   firstEnrollmentActivity
 }
 
 // Maintenance provides Operations, the master-key rotation and the demo seeder's marker.
 func Maintenance() fx.Option {
 	return fx.Provide(
-		func(l *watermill.Ledger, r *watermill.Router, p *watermill.Positions, proj *sqlstore.AnalyticsProjection) *Operations {
-			return &Operations{ledger: l, router: r, positions: p, projection: proj}
+		func(l *watermill.Ledger, r *watermill.Router, p *watermill.Positions, proj *sqlstore.AnalyticsProjection,
+			ens enrollments.Application) *Operations {
+			return &Operations{ledger: l, router: r, positions: p, projection: proj, enrolled: firstEnrollmentActivity{app: ens}}
 		},
 		func(s *sqlstore.Settings) demo.Marker { return s },
 		newKeyRotation,
@@ -79,8 +82,19 @@ func (o *Operations) RebuildAnalytics(ctx context.Context, force bool) (Rebuilt,
 // prunes consumed events, and a fact older than the oldest event left cannot be replayed.
 func (o *Operations) checkOutboxCovers(ctx context.Context) error {
 	fact, anyFact, err := o.projection.OldestFact(ctx)
-	if err != nil || !anyFact {
+	if err != nil {
 		return err
+	}
+	// Enrollments and lesson completions are the enrollments module's to tell.
+	enrolled, anyEnrolled, err := o.enrolled.First(ctx)
+	if err != nil {
+		return err
+	}
+	if anyEnrolled && (!anyFact || enrolled.Before(fact)) {
+		fact, anyFact = enrolled, true
+	}
+	if !anyFact {
+		return nil
 	}
 	first, anyEvent, err := o.positions.FirstEventAt(ctx)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/courses"
+	"github.com/creatorapi/creatorapi/application/enrollments"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/students"
 	"github.com/creatorapi/creatorapi/application/students/command"
@@ -18,8 +19,8 @@ func Students() fx.Option {
 	return fx.Module("students",
 		fx.Provide(
 			sqlstore.NewStudents,
-			func(db *sqldb.DB, crs courses.Application) *sqlstore.StudentReads {
-				return sqlstore.NewStudentReads(db, studentCourseLessons{app: crs})
+			func(db *sqldb.DB, crs courses.Application, ens enrollments.Application) *sqlstore.StudentReads {
+				return sqlstore.NewStudentReads(db, studentCourseLessons{app: crs}, studentEnrollmentHistory{app: ens})
 			},
 			func(kit platform.Kit, repo *sqlstore.Students, rm *sqlstore.StudentReads, ws *sqlstore.Workspaces) students.Application {
 				return students.New(command.Deps{Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws})

@@ -1,0 +1,49 @@
+package tests
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/fx"
+
+	sqlenrollments "github.com/creatorapi/creatorapi/adapters/sql/enrollments"
+	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
+	"github.com/creatorapi/creatorapi/domain/enrollments"
+	"github.com/creatorapi/creatorapi/tests/testenv"
+)
+
+// The analytics rebuild refuses when the read model counts an enrollment older than the
+// outbox: the enrollments module tells its first activity through its published query
+// (the projection no longer reads the enrollment tables), and the guard still sees it.
+func TestAnalyticsRebuildRefusesWhenEnrollmentsPredateTheOutbox(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		var ops *compose.Operations
+		env := testenv.Start(t, dbURL, fx.Populate(&ops))
+		ctx := context.Background()
+		ws := env.CreateWorkspace(t, "Guard")
+		student := env.CreateStudent(t, ws, "ada@example.com")
+		env.Enroll(t, ws, student, env.CreatePublishedCourse(t, ws, "Go"))
+		env.WaitForConsumers(t)
+		if _, err := ops.RebuildAnalytics(ctx, false); err != nil {
+			t.Fatalf("rebuild with the whole history in the outbox: %v", err)
+		}
+
+		// An enrollment two days older than any event (its event pruned long ago).
+		old := testenv.Epoch.Add(-48 * time.Hour)
+		e, err := enrollments.New("enr_before_the_outbox", ws, student, env.CreateCourse(t, ws, "Old"), "api", old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sqlenrollments.NewRepository(env.DB).Add(ctx, e); err != nil {
+			t.Fatalf("add old enrollment: %v", err)
+		}
+		if _, err := ops.RebuildAnalytics(ctx, false); err == nil || !strings.Contains(err.Error(), "no longer holds") {
+			t.Fatalf("rebuild over a pruned enrollment: %v; want the refusal", err)
+		}
+		if _, err := ops.RebuildAnalytics(ctx, true); err != nil {
+			t.Fatalf("forced rebuild: %v", err)
+		}
+	})
+}
