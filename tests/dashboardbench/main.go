@@ -8,9 +8,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -128,37 +125,8 @@ func run(requests, keyCount, auditRows int) error {
 		keyCount, rows, time.Since(started).Round(time.Second), requests)
 
 	cookie := "creatorapi_session=" + session.SessionToken
-	get := func(path string, withCookie bool) (time.Duration, error) {
-		req := httptest.NewRequest(http.MethodGet, path, nil)
-		if withCookie {
-			req.Header.Set("Cookie", cookie)
-		}
-		t0 := time.Now()
-		res, err := pub.Test(req, -1)
-		if err != nil {
-			return 0, err
-		}
-		_, _ = io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		d := time.Since(t0)
-		if res.StatusCode != http.StatusOK {
-			return d, fmt.Errorf("GET %s: %d", path, res.StatusCode)
-		}
-		return d, nil
-	}
-	measure := func(path string, withCookie bool) (p50, p99 time.Duration, err error) {
-		var lat []time.Duration
-		for i := range requests + requests/10 {
-			d, err := get(path, withCookie)
-			if err != nil {
-				return 0, 0, err
-			}
-			if i >= requests/10 { // the first tenth warms caches and prepared statements
-				lat = append(lat, d)
-			}
-		}
-		return benchkit.Percentile(lat, 50), benchkit.Percentile(lat, 99), nil
-	}
+	pageTimer := benchkit.Pages{App: pub.App, Cookie: cookie, Requests: requests}
+	measure := pageTimer.Measure
 	_, base99, err := measure("/healthz", false)
 	if err != nil {
 		return err

@@ -111,35 +111,8 @@ func run(base string, requests, n int) error {
 		return err
 	}
 	cookie := "creatorapi_session=" + session.SessionToken
-	get := func(path string) (time.Duration, error) {
-		req := httptest.NewRequest(http.MethodGet, path, nil)
-		req.Header.Set("Cookie", cookie)
-		t0 := time.Now()
-		res, err := pub.Test(req, -1)
-		if err != nil {
-			return 0, err
-		}
-		_, _ = io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		d := time.Since(t0)
-		if res.StatusCode != http.StatusOK {
-			return d, fmt.Errorf("GET %s: %d", path, res.StatusCode)
-		}
-		return d, nil
-	}
-	measure := func(path string) (p50, p99 time.Duration, err error) {
-		var lat []time.Duration
-		for i := range requests + requests/10 {
-			d, err := get(path)
-			if err != nil {
-				return 0, 0, err
-			}
-			if i >= requests/10 {
-				lat = append(lat, d)
-			}
-		}
-		return benchkit.Percentile(lat, 50), benchkit.Percentile(lat, 99), nil
-	}
+	pageTimer := benchkit.Pages{App: pub.App, Cookie: cookie, Requests: requests}
+	measure := func(path string) (time.Duration, time.Duration, error) { return pageTimer.Measure(path, true) }
 	// A cursor half-way down the log, as "Older deliveries" links write it.
 	var mid struct {
 		ID string    `db:"id"`
