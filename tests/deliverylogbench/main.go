@@ -134,9 +134,9 @@ func run(base string, requests, n int) error {
 		{"log, failed order.paid", logPath + "?status=failed&type=order.paid"},
 		{"log, page at row 250,000", logPath + "?before=" + cursor},
 		{"log, failed at row 250,000", logPath + "?status=failed&before=" + cursor},
-		{"log, search event id", logPath + "?q=evt_bench000123456"},
-		{"log, search delivery id", logPath + "?q=evd_bench000654321"},
-		{"delivery page", logPath + "/evd_bench000123456"},
+		{"log, search event id", logPath + "?q=" + fmt.Sprintf("evt_bench%09d", n/8)},
+		{"log, search delivery id", logPath + "?q=" + fmt.Sprintf("evd_bench%09d", n*2/3)},
+		{"delivery page", logPath + "/" + fmt.Sprintf("evd_bench%09d", n/8)},
 		{"event catalogue", root + "/events"},
 	}
 	_, base99, err := measureHealth(pub)
