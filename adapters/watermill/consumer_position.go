@@ -27,10 +27,14 @@ func NewPositions(db *sqldb.DB) *Positions {
 	}
 	if db.Dialect == sqldb.Postgres {
 		// Groups advance in (transaction_id, offset) order, the outbox's primary key. A group
-		// without a row yet (never subscribed) is behind any event.
-		p.behind = `SELECT EXISTS (SELECT 1 FROM watermill_events WHERE (transaction_id, "offset") > (
+		// without a row yet (never subscribed) is behind any event. The ORDER BY ... LIMIT 1
+		// inside keeps the seek on the primary key: as a bare EXISTS the planner expects a
+		// third of the outbox to match and scans it from the start (75 ms at a million rows,
+		// on every subscriber wakeup).
+		p.behind = `SELECT EXISTS (SELECT 1 FROM (SELECT 1 FROM watermill_events WHERE (transaction_id, "offset") > (
 			COALESCE((SELECT last_processed_transaction_id FROM watermill_offsets_events WHERE consumer_group = $1), '0'::xid8),
-			COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = $1), 0)))`
+			COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = $1), 0))
+			ORDER BY transaction_id, "offset" LIMIT 1) next)`
 		p.rewind = `UPDATE watermill_offsets_events SET offset_acked = 0, last_processed_transaction_id = '0'::xid8 WHERE consumer_group = $1`
 		p.first = `SELECT payload FROM watermill_events ORDER BY transaction_id, "offset" LIMIT 1`
 	} else {

@@ -203,7 +203,7 @@ func (r *Router) pendingCheck(group string) func(context.Context) (bool, error) 
 
 func (r *Router) schema() wsql.SchemaAdapter {
 	if r.db.Dialect == sqldb.Postgres {
-		return wsql.DefaultPostgreSQLSchema{SubscribeBatchSize: r.cfg.BatchSize}
+		return postgresSchema{wsql.DefaultPostgreSQLSchema{SubscribeBatchSize: r.cfg.BatchSize}}
 	}
 	return SQLiteSchema{BatchSize: r.cfg.BatchSize}
 }
