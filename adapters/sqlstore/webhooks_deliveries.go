@@ -198,9 +198,15 @@ func (r *WebhookDeliveries) Page(ctx context.Context, workspaceID, subscriptionI
 	if err != nil {
 		return platform.Page[*webhooks.Delivery]{}, fmt.Errorf("list deliveries: %w", err)
 	}
+	return deliveryPage(rows, req.Limit), nil
+}
+
+// deliveryPage turns up to limit+1 rows (newest first) into a page: the extra row only
+// says that more follow; the last shown row is the next page's position.
+func deliveryPage(rows []deliveryRow, limit int) platform.Page[*webhooks.Delivery] {
 	var page platform.Page[*webhooks.Delivery]
-	if len(rows) > req.Limit {
-		rows, page.HasMore = rows[:req.Limit], true
+	if len(rows) > limit {
+		rows, page.HasMore = rows[:limit], true
 	}
 	for _, row := range rows {
 		page.Items = append(page.Items, row.delivery())
@@ -209,5 +215,5 @@ func (r *WebhookDeliveries) Page(ctx context.Context, workspaceID, subscriptionI
 		last := rows[len(rows)-1]
 		page.Next = &platform.Position{CreatedAt: last.CreatedAt.UTC(), ID: last.ID}
 	}
-	return page, nil
+	return page
 }

@@ -55,18 +55,7 @@ func (r *WebhookLog) Search(ctx context.Context, f query.LogFilter, req platform
 	if err := r.db.Read(ctx).SelectContext(ctx, &rows, r.db.Rebind(sb.String()), args...); err != nil {
 		return platform.Page[*webhooks.Delivery]{}, fmt.Errorf("search deliveries: %w", err)
 	}
-	var page platform.Page[*webhooks.Delivery]
-	if len(rows) > req.Limit {
-		rows, page.HasMore = rows[:req.Limit], true
-	}
-	for _, row := range rows {
-		page.Items = append(page.Items, row.delivery())
-	}
-	if page.HasMore {
-		last := rows[len(rows)-1]
-		page.Next = &platform.Position{CreatedAt: last.CreatedAt.UTC(), ID: last.ID}
-	}
-	return page, nil
+	return deliveryPage(rows, req.Limit), nil
 }
 
 // Stats counts each endpoint's deliveries created since since: per endpoint three
