@@ -29,6 +29,8 @@ type Config struct {
 	RedisURL             string          // CREATORAPI_REDIS_URL, e.g. redis://127.0.0.1:6379/0: rate limits count there (auto)
 	RedisPrefix          string          // CREATORAPI_REDIS_PREFIX, default "creatorapi:": the keys' namespace
 	EventsRetention      time.Duration   // CREATORAPI_EVENTS_RETENTION, default 720h: consumed outbox rows older than this are pruned
+	EventsBroker         string          // CREATORAPI_EVENTS_BROKER, default unset (SQL transport); nats://host:4222: NATS JetStream carries events
+	EventsStream         string          // CREATORAPI_EVENTS_STREAM, default creatorapi: prefix of the JetStream stream, subjects and consumers
 	Pprof                bool            // CREATORAPI_PPROF, default false: /debug/pprof on the operator listener
 	PublicURL            string          // CREATORAPI_PUBLIC_URL, default http://localhost:<port of HTTPAddr>: the base of links sent
 	ShutdownGrace        time.Duration   // CREATORAPI_SHUTDOWN_GRACE, default 25s: the whole stop, from SIGTERM to exit
@@ -61,6 +63,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		RateLimitStore: get("CREATORAPI_RATE_LIMIT_STORE", "auto"),
 		RedisURL:       get("CREATORAPI_REDIS_URL", ""),
 		RedisPrefix:    get("CREATORAPI_REDIS_PREFIX", "creatorapi:"),
+		EventsBroker:   get("CREATORAPI_EVENTS_BROKER", ""),
+		EventsStream:   get("CREATORAPI_EVENTS_STREAM", "creatorapi"),
 	}
 	if n := len(cfg.AdminToken); n > 0 && n < MinAdminTokenLength {
 		return Config{}, fmt.Errorf("CREATORAPI_ADMIN_TOKEN is %d characters, it must be at least %d (generate one with `openssl rand -hex 32`), "+
@@ -78,6 +82,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	if cfg.EventsRetention, err = time.ParseDuration(get("CREATORAPI_EVENTS_RETENTION", "720h")); err != nil || cfg.EventsRetention <= 0 {
 		return Config{}, fmt.Errorf("CREATORAPI_EVENTS_RETENTION must be a positive duration such as 720h")
+	}
+	if err := checkEventsBroker(cfg.EventsBroker, cfg.EventsStream); err != nil {
+		return Config{}, err
 	}
 	if cfg.Pprof, err = strconv.ParseBool(get("CREATORAPI_PPROF", "false")); err != nil {
 		return Config{}, fmt.Errorf("CREATORAPI_PPROF: %w", err)

@@ -1,0 +1,162 @@
+package watermill
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// JetStreamConfig names and tunes the NATS JetStream transport of the event stream.
+type JetStreamConfig struct {
+	URL string // one or more nats:// URLs, comma separated
+	// Prefix starts every name on the server (CREATORAPI_EVENTS_STREAM), so that several
+	// deployments share one NATS server: stream <prefix>_events, subjects
+	// <prefix>.events.<partition>, consumers <prefix>_<group>_p<partition>.
+	Prefix     string
+	Partitions int
+	// AckWait is how long JetStream waits for an event's acknowledgement before it
+	// delivers it again: what a partition stalls when its instance died holding one.
+	AckWait time.Duration
+	// MaxAge is how long the stream keeps events (the outbox's retention: the outbox
+	// stays the source of truth; the stream is a transport).
+	MaxAge time.Duration
+	// Duplicates is the window in which JetStream drops an event published twice (the
+	// forwarder republishes what it sent before a crash but could not record).
+	Duplicates time.Duration
+	// PublishTimeout bounds the wait for JetStream's acknowledgement of a publish.
+	PublishTimeout time.Duration
+}
+
+// DefaultJetStreamConfig returns the production settings for url and prefix.
+func DefaultJetStreamConfig(url, prefix string, partitions int, maxAge time.Duration) JetStreamConfig {
+	return JetStreamConfig{
+		URL: url, Prefix: prefix, Partitions: partitions, MaxAge: maxAge,
+		AckWait: 10 * time.Second, Duplicates: 2 * time.Minute, PublishTimeout: 5 * time.Second,
+	}
+}
+
+// StreamName is the stream that holds the deployment's events.
+func (c JetStreamConfig) StreamName() string { return c.Prefix + "_events" }
+
+// Subject is the subject of a partition's events.
+func (c JetStreamConfig) Subject(partition int) string {
+	return fmt.Sprintf("%s.events.%d", c.Prefix, partition)
+}
+
+// ConsumerName is the durable consumer of a (group, partition) pair.
+func (c JetStreamConfig) ConsumerName(group string, partition int) string {
+	return fmt.Sprintf("%s_%s_p%d", c.Prefix, group, partition)
+}
+
+// Broker is this instance's link to NATS: the connection the forwarder publishes on, the
+// stream's provisioning, and the readiness check. The connection never gives up: while
+// the server is away publishes fail at once (no reconnect buffer, so nothing is sent
+// twice by a reconnect) and the outbox keeps the events until it is back.
+type Broker struct {
+	cfg    JetStreamConfig
+	logger wm.LoggerAdapter
+	nc     *nats.Conn
+	js     jetstream.JetStream
+
+	mu     sync.Mutex
+	stream bool // provisioned on this connection
+}
+
+// NewBroker connects to the server (in the background when it is not there yet).
+func NewBroker(cfg JetStreamConfig, logger wm.LoggerAdapter) (*Broker, error) {
+	b := &Broker{cfg: cfg, logger: logger}
+	nc, err := b.Connect("creatorapi-publisher")
+	if err != nil {
+		return nil, err
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	b.nc, b.js = nc, js
+	return b, nil
+}
+
+// Config returns the transport's names and settings.
+func (b *Broker) Config() JetStreamConfig { return b.cfg }
+
+// Connect opens a connection of the deployment that keeps reconnecting.
+func (b *Broker) Connect(name string) (*nats.Conn, error) {
+	nc, err := nats.Connect(b.cfg.URL,
+		nats.Name(name),
+		nats.RetryOnFailedConnect(true), // start even when the server is away
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(250*time.Millisecond),
+		nats.ReconnectBufSize(-1), // publish fails while disconnected instead of piling up
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil {
+				b.logger.Info("nats disconnected", wm.LogFields{"connection": name, "error": err.Error()})
+			}
+		}),
+		nats.ReconnectHandler(func(*nats.Conn) {
+			b.logger.Info("nats reconnected", wm.LogFields{"connection": name})
+		}),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("connect to nats at %s: %w", b.cfg.URL, err)
+	}
+	return nc, nil
+}
+
+// EnsureStream creates or updates the stream once per connection (again after a failure).
+func (b *Broker) EnsureStream(ctx context.Context) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stream {
+		return nil
+	}
+	_, err := b.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:        b.cfg.StreamName(),
+		Description: "creatorapi domain events, forwarded from the outbox; one subject per partition",
+		Subjects:    []string{b.cfg.Prefix + ".events.*"},
+		// Limits, not interest: a (group, partition) consumer may be created after the
+		// events it will read were published.
+		Retention:  jetstream.LimitsPolicy,
+		Storage:    jetstream.FileStorage,
+		MaxAge:     b.cfg.MaxAge,
+		Duplicates: b.cfg.Duplicates,
+	})
+	if err != nil {
+		return fmt.Errorf("jetstream stream %s: %w", b.cfg.StreamName(), err)
+	}
+	b.stream = true
+	return nil
+}
+
+// errBrokerAway reports a disconnected broker to the readiness probe.
+var errBrokerAway = errors.New("not connected to NATS")
+
+// Ping tells whether the server answers and holds the stream (the readiness check).
+func (b *Broker) Ping(ctx context.Context) error {
+	if !b.nc.IsConnected() {
+		return fmt.Errorf("%w (%s)", errBrokerAway, b.nc.Status())
+	}
+	if err := b.EnsureStream(ctx); err != nil {
+		return err
+	}
+	if _, err := b.js.Stream(ctx, b.cfg.StreamName()); err != nil {
+		b.mu.Lock()
+		b.stream = false // deleted behind our back: provision it again next time
+		b.mu.Unlock()
+		return fmt.Errorf("jetstream stream %s: %w", b.cfg.StreamName(), err)
+	}
+	return nil
+}
+
+// JetStream returns the management API on the broker's connection.
+func (b *Broker) JetStream() jetstream.JetStream { return b.js }
+
+// Close closes the connection.
+func (b *Broker) Close() { b.nc.Close() }
