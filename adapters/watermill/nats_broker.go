@@ -147,9 +147,7 @@ func (b *Broker) Ping(ctx context.Context) error {
 		return err
 	}
 	if _, err := b.js.Stream(ctx, b.cfg.StreamName()); err != nil {
-		b.mu.Lock()
-		b.stream = false // deleted behind our back: provision it again next time
-		b.mu.Unlock()
+		b.forgetStream() // deleted behind our back: provision it again next time
 		return fmt.Errorf("jetstream stream %s: %w", b.cfg.StreamName(), err)
 	}
 	return nil
@@ -160,3 +158,24 @@ func (b *Broker) JetStream() jetstream.JetStream { return b.js }
 
 // Close closes the connection.
 func (b *Broker) Close() { b.nc.Close() }
+
+// forgetStream makes the next EnsureStream ask the server again (after a failure that
+// may mean the stream is gone, say a server that restarted without its storage).
+func (b *Broker) forgetStream() {
+	b.mu.Lock()
+	b.stream = false
+	b.mu.Unlock()
+}
+
+// SubjectCount returns how many events the stream holds on subject.
+func (b *Broker) SubjectCount(ctx context.Context, subject string) (uint64, error) {
+	s, err := b.js.Stream(ctx, b.cfg.StreamName())
+	if err != nil {
+		return 0, fmt.Errorf("jetstream stream %s: %w", b.cfg.StreamName(), err)
+	}
+	info, err := s.Info(ctx, jetstream.WithSubjectFilter(subject))
+	if err != nil {
+		return 0, fmt.Errorf("jetstream stream %s: %w", b.cfg.StreamName(), err)
+	}
+	return info.State.Subjects[subject], nil
+}

@@ -1,0 +1,170 @@
+package watermill
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	wm "github.com/ThreeDotsLabs/watermill"
+	wmnats "github.com/ThreeDotsLabs/watermill-nats/v2/pkg/nats"
+	"github.com/ThreeDotsLabs/watermill/components/forwarder"
+	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/nats-io/nats.go"
+
+	"github.com/creatorapi/creatorapi/application/events"
+)
+
+// ForwarderGroup is the outbox's consumer group that moves events to JetStream: its
+// position in watermill_offsets_events is what has been forwarded (and retention waits
+// for it like for any group).
+const ForwarderGroup = "jetstream-forwarder"
+
+// Forwarder moves the outbox to JetStream with watermill's forwarder component. The
+// outbox rows keep their format (the SQL transport, rebuild and retention read them), so
+// they are not written as forwarder envelopes; instead the forwarder's input is the
+// outbox subscription of ForwarderGroup, and a middleware puts each event in the
+// forwarder's envelope on the fly, addressed to its partition's subject. The forwarder
+// then publishes it with watermill-nats's JetStream publisher, which waits for
+// JetStream's acknowledgement: the outbox position of the group commits only after every
+// event before it was stored in the stream, in order. An event published again after a
+// crash (stored, not yet recorded as forwarded) carries the same Nats-Msg-Id (the
+// event id) and JetStream drops it within the stream's duplicate window; past that
+// window the consumers' ledger skips it.
+type Forwarder struct {
+	broker *Broker
+	logger wm.LoggerAdapter
+	pub    *wmnats.Publisher
+	fwd    *forwarder.Forwarder
+	stop   chan struct{}
+	done   chan error
+
+	mu      sync.Mutex
+	backoff time.Duration // the wait after the last failed publish; 0 after a success
+}
+
+// Backoff bounds of a failing publish (the broker is away): the outbox keeps the events.
+const (
+	forwardBackoffMin = 100 * time.Millisecond
+	forwardBackoffMax = 5 * time.Second
+)
+
+// NewForwarder forwards what in delivers from the outbox topic to the broker's stream.
+func NewForwarder(b *Broker, in message.Subscriber, logger wm.LoggerAdapter) (*Forwarder, error) {
+	cfg := b.Config()
+	pub, err := wmnats.NewPublisherWithNatsConn(b.nc, wmnats.PublisherPublishConfig{
+		Marshaler:         &wmnats.NATSMarshaler{}, // payload as is, metadata as headers
+		SubjectCalculator: wmnats.DefaultSubjectCalculator,
+		JetStream: wmnats.JetStreamConfig{
+			TrackMsgId:     true, // Nats-Msg-Id = event id: a republished event is dropped
+			ConnectOptions: []nats.JSOpt{nats.MaxWait(cfg.PublishTimeout)},
+			PublishOptions: []nats.PubOpt{nats.ExpectStream(cfg.StreamName())},
+		},
+	}, logger)
+	if err != nil {
+		return nil, fmt.Errorf("jetstream publisher: %w", err)
+	}
+	f := &Forwarder{broker: b, logger: logger, pub: pub, stop: make(chan struct{}), done: make(chan error, 1)}
+	f.fwd, err = forwarder.NewForwarder(in, pub, logger, forwarder.Config{
+		ForwarderTopic: Topic,
+		Middlewares:    []message.HandlerMiddleware{f.addressed},
+		CloseTimeout:   20 * time.Second,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("events forwarder: %w", err)
+	}
+	return f, nil
+}
+
+// Start runs the forwarder until Stop.
+func (f *Forwarder) Start(ctx context.Context) error {
+	go func() { f.done <- f.fwd.Run(context.Background()) }()
+	select {
+	case <-f.fwd.Running():
+		return nil
+	case err := <-f.done:
+		return fmt.Errorf("events forwarder: %w", err)
+	case <-ctx.Done():
+		_ = f.fwd.Close()
+		return fmt.Errorf("events forwarder start: %w", ctx.Err())
+	}
+}
+
+// Stop finishes the event in hand and stops.
+func (f *Forwarder) Stop(ctx context.Context) error {
+	close(f.stop)
+	closed := make(chan error, 1)
+	go func() { closed <- f.fwd.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			return fmt.Errorf("events forwarder stop: %w", err)
+		}
+		<-f.done
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("events forwarder stop: %w", ctx.Err())
+	}
+}
+
+// addressed puts an outbox event in the forwarder's envelope, addressed to the subject
+// of its workspace's partition, before the forwarder's handler unwraps and publishes it.
+// A failed publish waits (growing, up to forwardBackoffMax) before the event is nacked
+// and offered again, so that an absent broker is not hammered.
+func (f *Forwarder) addressed(h message.HandlerFunc) message.HandlerFunc {
+	cfg := f.broker.Config()
+	return func(msg *message.Message) ([]*message.Message, error) {
+		subject := cfg.Subject(events.PartitionOf(msg.Metadata.Get(MetaWorkspaceID), cfg.Partitions))
+		env, err := envelope(subject, msg)
+		if err != nil {
+			return nil, err
+		}
+		if err := f.broker.EnsureStream(msg.Context()); err != nil {
+			return nil, f.failed(err)
+		}
+		if _, err := h(env); err != nil {
+			f.broker.forgetStream() // perhaps the stream is gone: provision it again
+			return nil, f.failed(err)
+		}
+		f.mu.Lock()
+		f.backoff = 0
+		f.mu.Unlock()
+		return nil, nil
+	}
+}
+
+// failed logs err, waits the backoff, and returns err (the event is nacked, then offered again).
+func (f *Forwarder) failed(err error) error {
+	f.mu.Lock()
+	f.backoff = min(max(2*f.backoff, forwardBackoffMin), forwardBackoffMax)
+	wait := f.backoff
+	f.mu.Unlock()
+	f.logger.Info("forward to jetstream failed, the outbox keeps the event", wm.LogFields{"error": err.Error(), "retry_in": wait.String()})
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-f.stop:
+	}
+	return err
+}
+
+// envelope wraps msg in the forwarder component's envelope for subject, through the
+// component's own publisher (its envelope format is not exported).
+func envelope(subject string, msg *message.Message) (*message.Message, error) {
+	var c capture
+	if err := forwarder.NewPublisher(&c, forwarder.PublisherConfig{ForwarderTopic: Topic}).Publish(subject, msg); err != nil {
+		return nil, fmt.Errorf("envelope %s: %w", msg.UUID, err)
+	}
+	return c.msg, nil
+}
+
+// capture is a publisher that keeps the one message published to it.
+type capture struct{ msg *message.Message }
+
+func (c *capture) Publish(_ string, msgs ...*message.Message) error {
+	c.msg = msgs[0]
+	return nil
+}
+
+func (c *capture) Close() error { return nil }
