@@ -1,0 +1,146 @@
+package watermill
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"time"
+
+	wm "github.com/ThreeDotsLabs/watermill"
+)
+
+// sweepEvery is how many heartbeats pass between sweeps of dead instances' rows.
+const sweepEvery = 30
+
+// loop renews the leases and rebalances every Heartbeat until Stop.
+func (r *Router) loop() {
+	defer close(r.loopDone)
+	t := time.NewTicker(r.cfg.Heartbeat)
+	defer t.Stop()
+	for {
+		select {
+		case <-r.loopStop:
+			return
+		case <-t.C:
+			r.tick(context.Background())
+		}
+	}
+}
+
+// tick is one heartbeat: renew what this instance holds, stop what it lost, follow the
+// deployment's partition count, then move towards its fair share (ceil(pairs / alive
+// instances)): give surplus pairs back after draining them, or claim free and expired ones.
+func (r *Router) tick(ctx context.Context) {
+	now := time.Now()
+	held, c, err := r.leases.heartbeat(ctx, r.instance, now, now.Add(r.cfg.LeaseTTL), now.Add(-r.cfg.LeaseTTL))
+	if err != nil {
+		r.logger.Error("events router: heartbeat", err, nil)
+		if !r.renewed.IsZero() && time.Since(r.renewed) > r.cfg.LeaseTTL-r.cfg.Heartbeat {
+			// Another instance may take these leases any moment now: stop before it does.
+			r.stopParts(r.runningKeys(), false)
+		}
+		return
+	}
+	r.renewed = now
+	if c.Parts != r.parts {
+		if err := r.adopt(ctx, c.Parts, false); err != nil {
+			r.logger.Error("events router: partition count change", err, nil)
+			return
+		}
+	}
+	mine := map[leaseKey]bool{}
+	var current, foreign []leaseKey
+	for _, k := range held {
+		mine[k] = true
+		if k.Parts == r.parts {
+			current = append(current, k)
+		} else {
+			foreign = append(foreign, k)
+		}
+	}
+	var lost []leaseKey
+	for _, k := range r.runningKeys() {
+		if !mine[k] {
+			lost = append(lost, k) // expired and taken by another instance
+		}
+	}
+	if len(lost) > 0 {
+		r.logger.Info("events router: leases lost", wm.LogFields{"parts": len(lost)})
+		r.stopParts(lost, false)
+	}
+	if len(foreign) > 0 {
+		r.stopParts(foreign, true) // an older layout's: its successor waits for these
+	}
+	share := (len(r.consumers)*r.parts + c.Alive - 1) / max(c.Alive, 1)
+	slices.SortFunc(current, func(a, b leaseKey) int {
+		return cmp.Or(cmp.Compare(a.Part, b.Part), cmp.Compare(a.Consumer, b.Consumer))
+	})
+	if len(current) > share {
+		surplus := current[share:]
+		r.logger.Info("events router: rebalancing, giving pairs back", wm.LogFields{"pairs": len(surplus), "share": share, "instances": c.Alive})
+		r.stopParts(surplus, true)
+		current = current[:share]
+	}
+	for _, k := range current {
+		r.ensureRunning(ctx, k)
+	}
+	if len(current) < share {
+		got, err := r.leases.claimUpTo(ctx, r.instance, r.parts, share-len(current), now, now.Add(r.cfg.LeaseTTL))
+		if err != nil {
+			r.logger.Error("events router: claim", err, nil)
+		}
+		for _, k := range got {
+			r.ensureRunning(ctx, k)
+		}
+	}
+	if r.ticks++; r.ticks%sweepEvery == 0 {
+		if err := r.leases.sweep(ctx, r.parts, now, now.Add(-10*r.cfg.LeaseTTL)); err != nil {
+			r.logger.Error("events router: sweep", err, nil)
+		}
+	}
+}
+
+// ensureRunning starts k unless it runs; a failure frees the lease for another try.
+func (r *Router) ensureRunning(ctx context.Context, k leaseKey) {
+	r.mu.Lock()
+	_, ok := r.running[k]
+	r.mu.Unlock()
+	if ok {
+		return
+	}
+	err := seedPositions(ctx, r.db, k.Consumer, k.Parts)
+	if err == nil {
+		err = r.startPart(ctx, k)
+	}
+	if err != nil {
+		r.logger.Error("events router: start part", err, wm.LogFields{"part": PartGroup(k.Consumer, k.Part, k.Parts)})
+		if rerr := r.leases.release(ctx, r.instance, k, time.Now()); rerr != nil {
+			r.logger.Error("events router: release", rerr, nil)
+		}
+	}
+}
+
+// adopt makes parts this instance's layout: its index and lease rows exist; at start
+// (set) it also becomes the deployment's layout.
+func (r *Router) adopt(ctx context.Context, parts int, set bool) error {
+	if err := ensureLayoutIndex(ctx, r.db, parts); err != nil {
+		return err
+	}
+	names := make([]string, len(r.consumers))
+	for i, c := range r.consumers {
+		names[i] = c.Name
+	}
+	if err := r.leases.ensure(ctx, names, parts, time.Now()); err != nil {
+		return err
+	}
+	if set {
+		if err := r.leases.setLayout(ctx, parts, time.Now()); err != nil {
+			return err
+		}
+	}
+	if parts != r.parts {
+		r.logger.Info("events router: partition count changed", wm.LogFields{"from": r.parts, "to": parts})
+	}
+	r.parts = parts
+	return nil
+}
