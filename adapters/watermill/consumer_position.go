@@ -19,6 +19,8 @@ type Positions struct {
 	parts                int
 	rewind, forget, list string
 	first                string
+	// broker, when set, is the broker transport's CaughtUp (UseBroker).
+	broker func(ctx context.Context, consumer string) (bool, error)
 }
 
 // NewPositions prepares the statements of db's dialect for a layout of parts partitions.
@@ -58,6 +60,12 @@ func (p *Positions) behindQuery(parts, part int) string {
 // CaughtUp tells whether consumer has consumed every event committed so far, in every
 // partition of the layout.
 func (p *Positions) CaughtUp(ctx context.Context, consumer string) (bool, error) {
+	if p.broker != nil {
+		if ok, err := p.partCaughtUp(ctx, ForwarderGroup, 0, 1); err != nil || !ok {
+			return false, err
+		}
+		return p.broker(ctx, consumer)
+	}
 	for part := range p.parts {
 		ok, err := p.partCaughtUp(ctx, consumer, part, p.parts)
 		if err != nil || !ok {
@@ -119,4 +127,11 @@ func (p *Positions) FirstEventAt(ctx context.Context) (at time.Time, ok bool, er
 		return time.Time{}, false, fmt.Errorf("decode oldest outbox event: %w", err)
 	}
 	return ev.CreatedAt.UTC(), true, nil
+}
+
+// UseBroker makes CaughtUp answer for a broker transport: a consumer is caught up when
+// the forwarder has moved every outbox event to the broker (its SQL position) and
+// caughtUp, the broker's view of the consumer, says it applied all of them.
+func (p *Positions) UseBroker(caughtUp func(ctx context.Context, consumer string) (bool, error)) {
+	p.broker = caughtUp
 }

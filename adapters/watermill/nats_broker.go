@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,7 +18,7 @@ type JetStreamConfig struct {
 	URL string // one or more nats:// URLs, comma separated
 	// Prefix starts every name on the server (CREATORAPI_EVENTS_STREAM), so that several
 	// deployments share one NATS server: stream <prefix>_events, subjects
-	// <prefix>.events.<partition>, consumers <prefix>_<group>_p<partition>.
+	// <prefix>.events.<partition>, consumers <prefix>_<group>_p<part>of<parts>.
 	Prefix     string
 	Partitions int
 	// AckWait is how long JetStream waits for an event's acknowledgement before it
@@ -49,9 +50,10 @@ func (c JetStreamConfig) Subject(partition int) string {
 	return fmt.Sprintf("%s.events.%d", c.Prefix, partition)
 }
 
-// ConsumerName is the durable consumer of a (group, partition) pair.
-func (c JetStreamConfig) ConsumerName(group string, partition int) string {
-	return fmt.Sprintf("%s_%s_p%d", c.Prefix, group, partition)
+// ConsumerName is the durable consumer of partition part of parts of consumer: the
+// prefix, then the part's position name (Part.Group) with '/' (not allowed) as '_'.
+func (c JetStreamConfig) ConsumerName(consumer string, part, parts int) string {
+	return c.Prefix + "_" + strings.ReplaceAll(PartGroup(consumer, part, parts), "/", "_")
 }
 
 // Broker is this instance's link to NATS: the connection the forwarder publishes on, the

@@ -30,9 +30,13 @@ func Events() fx.Option {
 			func(db *sqldb.DB, cfg Config) watermill.Partitions {
 				return watermill.Partitions(cfg.EventPartitions(db.Dialect))
 			},
-			watermill.NewPositions,
-			// The default transport; a broker provides another watermill.Transport.
-			fx.Annotate(watermill.NewSQLTransport, fx.As(new(watermill.Transport))),
+			newPositions,
+			// The outbox is the default transport; CREATORAPI_EVENTS_BROKER puts JetStream
+			// in its place (events_broker.go), fed from the outbox by the forwarder.
+			watermill.NewSQLTransport,
+			newBroker,
+			newJetStreamTransport,
+			newEventTransport,
 			newEventRouter,
 			func(db *sqldb.DB, c platform.Clock, cfg Config) *watermill.Retention {
 				return watermill.NewRetention(db, c, cfg.EventsRetention)
@@ -85,6 +89,7 @@ func Workers() fx.Option {
 			})
 			lc.Append(fx.Hook{OnStart: r.Start, OnStop: r.Stop})
 		}),
+		fx.Invoke(runForwarder),
 	)
 }
 

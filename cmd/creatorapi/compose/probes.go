@@ -11,6 +11,7 @@ import (
 
 	ratestore "github.com/creatorapi/creatorapi/adapters/ratelimit"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/ratelimit"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
@@ -25,9 +26,10 @@ func Probes() fx.Option {
 }
 
 // newReadiness checks what this instance needs to serve: the database, the schema at
-// this binary's version (or newer, during a rolling upgrade), and Redis when it counts
-// the rate limits.
-func newReadiness(db *sqldb.DB, counter ratelimit.Counter, logger *slog.Logger) *web.Readiness {
+// this binary's version (or newer, during a rolling upgrade), Redis when it counts the
+// rate limits, and the NATS broker when events travel through it (while it is away the
+// instance still takes commands, the outbox keeps the events, but it reports unready).
+func newReadiness(db *sqldb.DB, counter ratelimit.Counter, broker *watermill.Broker, logger *slog.Logger) *web.Readiness {
 	checks := []web.Check{
 		{Name: "database", Run: func(ctx context.Context) error { return db.Reader.PingContext(ctx) }},
 		{Name: "migrations", Run: func(ctx context.Context) error {
@@ -43,6 +45,9 @@ func newReadiness(db *sqldb.DB, counter ratelimit.Counter, logger *slog.Logger) 
 	}
 	if r, ok := counter.(*ratestore.Redis); ok {
 		checks = append(checks, web.Check{Name: "redis", Run: r.Ping})
+	}
+	if broker != nil {
+		checks = append(checks, web.Check{Name: "broker", Run: broker.Ping})
 	}
 	return web.NewReadiness(logger, checks...)
 }
