@@ -1,0 +1,133 @@
+package tests
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"go.uber.org/fx"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/adapters/watermill"
+	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/ports/http/web"
+	"github.com/creatorapi/creatorapi/tests/testenv"
+)
+
+// publishSpread commits n events, one per transaction, over the given workspaces in turn
+// (so that they fall in several partitions).
+func (a *eventsApp) publishSpread(t testing.TB, n int, workspaces []string, label string) {
+	t.Helper()
+	for i := range n {
+		ev := events.New(events.StudentCreated, workspaces[i%len(workspaces)], map[string]string{"label": fmt.Sprintf("%s-%d", label, i)})
+		if err := a.Tx.WithinTx(context.Background(), func(ctx context.Context) error { return a.Pub.Publish(ctx, ev) }); err != nil {
+			t.Fatalf("publish: %v", err)
+		}
+	}
+}
+
+// outboxByWorkspace returns the outbox's event ids per workspace, in stream order.
+func (a *eventsApp) outboxByWorkspace(t testing.TB) map[string][]string {
+	t.Helper()
+	order := `"offset"`
+	if a.DB.Dialect == sqldb.Postgres {
+		order = `transaction_id, "offset"`
+	}
+	var rows []struct {
+		ID       string `db:"uuid"`
+		Metadata string `db:"metadata"`
+	}
+	if err := a.DB.Reader.Select(&rows, `SELECT uuid, metadata FROM watermill_events ORDER BY `+order); err != nil {
+		t.Fatalf("read outbox: %v", err)
+	}
+	out := map[string][]string{}
+	for _, r := range rows {
+		var md map[string]string
+		if err := json.Unmarshal([]byte(r.Metadata), &md); err != nil {
+			t.Fatalf("outbox metadata %q: %v", r.Metadata, err)
+		}
+		out[md[watermill.MetaWorkspaceID]] = append(out[md[watermill.MetaWorkspaceID]], r.ID)
+	}
+	return out
+}
+
+var natsWorkspaces = []string{"org_a", "org_b", "org_c", "org_d", "org_e", "org_f"}
+
+// assertAppliedOncePerWorkspaceOrder checks that consumer applied every outbox event once,
+// each workspace's events in their stream order.
+func assertAppliedOncePerWorkspaceOrder(t *testing.T, a *eventsApp, consumer string) {
+	t.Helper()
+	want := a.outboxByWorkspace(t)
+	total := 0
+	for _, ids := range want {
+		total += len(ids)
+	}
+	eventually(t, consumer+" applied every event", func() bool { return len(effectIDs(t, a.DB, consumer)) >= total })
+	got := effectIDs(t, a.DB, consumer)
+	if len(got) != total {
+		t.Fatalf("%s applied %d events, want each of %d once", consumer, len(got), total)
+	}
+	pos := map[string]int{}
+	for i, id := range got {
+		pos[id] = i
+	}
+	for ws, ids := range want {
+		for i := 1; i < len(ids); i++ {
+			if pos[ids[i-1]] > pos[ids[i]] {
+				t.Fatalf("%s applied workspace %s's events out of order (%s after %s)", consumer, ws, ids[i-1], ids[i])
+			}
+		}
+	}
+}
+
+// Over JetStream every consumer applies every event once, each workspace's events in
+// their order, with the events spread over the partitions.
+func TestEventsOverJetStreamInOrderOnce(t *testing.T) {
+	url := testenv.NATSURL(t)
+	var a *eventsApp
+	db := func() *sqldb.DB { return a.DB }
+	a = startEventsApp(t, testenv.Config(t, testenv.NewPostgresURL(t)), testenv.UseNATS(t, url),
+		withConsumer(effectsConsumer("alpha", db, nil)),
+		withConsumer(effectsConsumer("beta", db, nil)))
+	createEffects(t, a.DB)
+	a.publishSpread(t, 120, natsWorkspaces, "spread")
+	for _, c := range []string{"alpha", "beta"} {
+		assertAppliedOncePerWorkspaceOrder(t, a, c)
+	}
+}
+
+// The broker goes away: commands keep committing (the outbox grows), /readyz reports the
+// broker, and once it is back every event is delivered, once, in order per workspace.
+func TestEventsJetStreamOutageLosesNothing(t *testing.T) {
+	testenv.NATSURL(t) // the NATS suites run where CI provides NATS
+	srv := testenv.StartNATSServer(t)
+	var a *eventsApp
+	var ready *web.Readiness
+	db := func() *sqldb.DB { return a.DB }
+	a = startEventsApp(t, testenv.Config(t, testenv.NewPostgresURL(t)), testenv.UseNATS(t, srv.URL),
+		fx.Populate(&ready),
+		withConsumer(effectsConsumer("steady", db, nil)))
+	createEffects(t, a.DB)
+	a.publishSpread(t, 30, natsWorkspaces, "before")
+	eventually(t, "the first events are applied", func() bool { return len(effectIDs(t, a.DB, "steady")) == 30 })
+	if r := ready.Probe(context.Background()); r.Checks["broker"] != "ok" {
+		t.Fatalf("with the broker up, readiness says %+v", r)
+	}
+
+	srv.Stop(t)
+	a.publishSpread(t, 30, natsWorkspaces, "during") // commands still commit
+	if r := ready.Probe(context.Background()); r.Status == "ready" || r.Checks["broker"] == "ok" {
+		t.Fatalf("with the broker away, readiness says %+v", r)
+	}
+	if n := len(effectIDs(t, a.DB, "steady")); n != 30 {
+		t.Fatalf("with the broker away %d events were applied, want the 30 from before", n)
+	}
+
+	srv.Start(t)
+	a.publishSpread(t, 30, natsWorkspaces, "after")
+	assertAppliedOncePerWorkspaceOrder(t, a, "steady")
+	eventually(t, "readiness reports the broker back", func() bool {
+		return ready.Probe(context.Background()).Checks["broker"] == "ok"
+	})
+}
