@@ -3,6 +3,7 @@
 GO ?= go
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 REDIS_URL ?= redis://127.0.0.1:6379/0
+NATS_URL ?= nats://127.0.0.1:4222
 
 .PHONY: run demo test test-pg lint bench build image fuzz fuzz-native fuzz-openapi
 
@@ -37,13 +38,14 @@ run:
 demo:
 	$(GO) run ./cmd/creatorapi demo
 
-# The README's test command; PostgreSQL suites run when CREATORAPI_TEST_POSTGRES_URL is set.
+# The README's test command; PostgreSQL suites run when CREATORAPI_TEST_POSTGRES_URL is set,
+# Redis ones with CREATORAPI_TEST_REDIS_URL, NATS JetStream ones with CREATORAPI_TEST_NATS_URL.
 test:
 	$(GO) test ./...
 
-# The same suites with PostgreSQL (PG_URL) and Redis (REDIS_URL) on.
+# The same suites with PostgreSQL (PG_URL), Redis (REDIS_URL) and NATS JetStream (NATS_URL) on.
 test-pg:
-	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) CREATORAPI_TEST_REDIS_URL=$(REDIS_URL) $(GO) test -count=1 ./...
+	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) CREATORAPI_TEST_REDIS_URL=$(REDIS_URL) CREATORAPI_TEST_NATS_URL=$(NATS_URL) $(GO) test -count=1 ./...
 
 # Go native fuzzing, each target for FUZZTIME (CI: 20s): the public and operator APIs on
 # SQLite and PostgreSQL (PG_URL, or CREATORAPI_TEST_POSTGRES_URL when set), raw bytes on a
