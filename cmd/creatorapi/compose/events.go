@@ -34,8 +34,8 @@ func Events() fx.Option {
 			// The default transport; a broker provides another watermill.Transport.
 			fx.Annotate(watermill.NewSQLTransport, fx.As(new(watermill.Transport))),
 			newEventRouter,
-			func(db *sqldb.DB, c platform.Clock, cfg Config) *watermill.Retention {
-				return watermill.NewRetention(db, c, cfg.EventsRetention)
+			func(db *sqldb.DB, c platform.Clock, cfg Config, parts watermill.Partitions) *watermill.Retention {
+				return watermill.NewRetention(db, c, cfg.EventsRetention, parts)
 			},
 		),
 	)
