@@ -32,7 +32,7 @@ func (r *Router) loop() {
 // instances)): give surplus pairs back after draining them, or claim free and expired ones.
 func (r *Router) tick(ctx context.Context) {
 	now := time.Now()
-	held, c, err := r.leases.heartbeat(ctx, r.instance, now, now.Add(r.cfg.LeaseTTL), now.Add(-r.cfg.LeaseTTL))
+	held, cen, err := r.leases.heartbeat(ctx, r.instance, now, now.Add(r.cfg.LeaseTTL), now.Add(-r.cfg.LeaseTTL))
 	if err != nil {
 		r.logger.Error("events router: heartbeat", err, nil)
 		if !r.renewed.IsZero() && time.Since(r.renewed) > r.cfg.LeaseTTL-r.cfg.Heartbeat {
@@ -42,8 +42,8 @@ func (r *Router) tick(ctx context.Context) {
 		return
 	}
 	r.renewed = now
-	if c.Parts != r.parts {
-		if err := r.adopt(ctx, c.Parts, false); err != nil {
+	if cen.Parts != r.parts {
+		if err := r.adopt(ctx, cen.Parts, false); err != nil {
 			r.logger.Error("events router: partition count change", err, nil)
 			return
 		}
@@ -71,27 +71,12 @@ func (r *Router) tick(ctx context.Context) {
 	if len(foreign) > 0 {
 		r.stopParts(foreign, true) // an older layout's: its successor waits for these
 	}
-	share := (len(r.consumers)*r.parts + c.Alive - 1) / max(c.Alive, 1)
-	slices.SortFunc(current, func(a, b leaseKey) int {
-		return cmp.Or(cmp.Compare(a.Part, b.Part), cmp.Compare(a.Consumer, b.Consumer))
-	})
-	if len(current) > share {
-		surplus := current[share:]
-		r.logger.Info("events router: rebalancing, giving pairs back", wm.LogFields{"pairs": len(surplus), "share": share, "instances": c.Alive})
-		r.stopParts(surplus, true)
-		current = current[:share]
-	}
+	byConsumer := map[string][]leaseKey{}
 	for _, k := range current {
-		r.ensureRunning(ctx, k)
+		byConsumer[k.Consumer] = append(byConsumer[k.Consumer], k)
 	}
-	if len(current) < share {
-		got, err := r.leases.claimUpTo(ctx, r.instance, r.parts, share-len(current), now, now.Add(r.cfg.LeaseTTL))
-		if err != nil {
-			r.logger.Error("events router: claim", err, nil)
-		}
-		for _, k := range got {
-			r.ensureRunning(ctx, k)
-		}
+	for _, c := range r.consumers {
+		r.balance(ctx, c.Name, byConsumer[c.Name], (r.parts+cen.Alive[c.Name]-1)/max(cen.Alive[c.Name], 1), now)
 	}
 	if r.ticks++; r.ticks%sweepEvery == 0 {
 		if err := r.leases.sweep(ctx, r.parts, now, now.Add(-10*r.cfg.LeaseTTL)); err != nil {
@@ -143,4 +128,28 @@ func (r *Router) adopt(ctx context.Context, parts int, set bool) error {
 	}
 	r.parts = parts
 	return nil
+}
+
+// balance moves this instance's pairs of consumer towards share: surplus pairs are drained
+// and given back (the highest partitions), missing ones claimed if free or expired.
+func (r *Router) balance(ctx context.Context, consumer string, held []leaseKey, share int, now time.Time) {
+	slices.SortFunc(held, func(a, b leaseKey) int { return cmp.Compare(a.Part, b.Part) })
+	if len(held) > share {
+		surplus := held[share:]
+		r.logger.Info("events router: rebalancing, giving pairs back", wm.LogFields{"consumer": consumer, "pairs": len(surplus), "share": share})
+		r.stopParts(surplus, true)
+		held = held[:share]
+	}
+	for _, k := range held {
+		r.ensureRunning(ctx, k)
+	}
+	if len(held) < share {
+		got, err := r.leases.claimUpTo(ctx, r.instance, consumer, r.parts, share-len(held), now, now.Add(r.cfg.LeaseTTL))
+		if err != nil {
+			r.logger.Error("events router: claim", err, nil)
+		}
+		for _, k := range got {
+			r.ensureRunning(ctx, k)
+		}
+	}
 }

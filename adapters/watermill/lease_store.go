@@ -23,42 +23,34 @@ type leaseKey struct {
 // (kept in step by NTP; a lease lasts seconds, skew is milliseconds).
 type leaseStore struct {
 	db                                                     *sqldb.DB
+	consumers                                              string // this instance's, comma-separated
 	layout, instance, renew, census, claim, free, leave    string
 	forgetInstance, sweepInstances, sweepLeases, currentLy string
 }
 
-// newLeaseStore prepares the statements; an instance claims only pairs of the consumers it runs.
+// newLeaseStore prepares the statements of an instance running consumers.
 func newLeaseStore(db *sqldb.DB, consumers []string) *leaseStore {
-	in := "''"
-	if len(consumers) > 0 {
-		quoted := make([]string, len(consumers))
-		for i, c := range consumers {
-			quoted[i] = "'" + strings.ReplaceAll(c, "'", "''") + "'"
-		}
-		in = strings.Join(quoted, ", ")
-	}
 	skip := ""
 	if db.Dialect == sqldb.Postgres {
 		skip = " FOR UPDATE SKIP LOCKED" // instances claiming at once take different rows
 	}
-	return &leaseStore{db: db,
+	return &leaseStore{db: db, consumers: strings.Join(consumers, ","),
 		// The instance that starts with another count changes the deployment's layout.
 		layout: db.Rebind(`INSERT INTO event_layout (id, parts, changed_at) VALUES (1, ?, ?)
 			ON CONFLICT (id) DO UPDATE SET parts = excluded.parts, changed_at = excluded.changed_at
 			WHERE event_layout.parts <> excluded.parts`),
 		currentLy: `SELECT parts FROM event_layout WHERE id = 1`,
-		instance: db.Rebind(`INSERT INTO event_instances (instance, seen_at) VALUES (?, ?)
-			ON CONFLICT (instance) DO UPDATE SET seen_at = excluded.seen_at`),
+		instance: db.Rebind(`INSERT INTO event_instances (instance, consumers, seen_at) VALUES (?, ?, ?)
+			ON CONFLICT (instance) DO UPDATE SET seen_at = excluded.seen_at, consumers = excluded.consumers`),
 		// Renewing a lease that expired is safe: nobody took it, or owner would differ.
-		renew: db.Rebind(`UPDATE event_leases SET expires_at = ? WHERE owner = ? RETURNING consumer, parts, part`),
-		census: db.Rebind(`SELECT (SELECT COUNT(*) FROM event_instances WHERE seen_at >= ?) AS alive,
-			COALESCE((SELECT parts FROM event_layout WHERE id = 1), 1) AS parts`),
+		renew:  db.Rebind(`UPDATE event_leases SET expires_at = ? WHERE owner = ? RETURNING consumer, parts, part`),
+		census: db.Rebind(`SELECT consumers FROM event_instances WHERE seen_at >= ?`),
 		// A pair of the current layout is free, or its holder stopped renewing; and no pair of
 		// the same consumer in another layout is still held (a count change waits for the old
 		// layout to stop, so that one workspace's events are never consumed by two parts).
 		claim: db.Rebind(`UPDATE event_leases SET owner = ?, expires_at = ? WHERE (consumer, parts, part) IN (
 			SELECT l.consumer, l.parts, l.part FROM event_leases l
-			WHERE l.parts = ? AND l.consumer IN (` + in + `) AND (l.owner = '' OR l.expires_at < ?)
+			WHERE l.parts = ? AND l.consumer = ? AND (l.owner = '' OR l.expires_at < ?)
 			AND NOT EXISTS (SELECT 1 FROM event_leases o WHERE o.consumer = l.consumer AND o.parts <> l.parts
 				AND o.owner <> '' AND o.expires_at >= ?)
 			ORDER BY l.part, l.consumer LIMIT ?` + skip + `)
@@ -115,34 +107,45 @@ func (s *leaseStore) ensure(ctx context.Context, consumers []string, parts int, 
 
 // census is what one heartbeat learns.
 type census struct {
-	Alive int `db:"alive"` // instances that renewed within the lease's life, this one included
-	Parts int `db:"parts"` // the deployment's partition count
+	Alive map[string]int // per consumer, the live instances that run it (this one included)
+	Parts int            // the deployment's partition count
 }
 
 // heartbeat says that instance is alive, extends its leases until until, and returns the
 // pairs it holds and the census (instances alive since aliveSince, current layout).
 func (s *leaseStore) heartbeat(ctx context.Context, instance string, now, until, aliveSince time.Time) ([]leaseKey, census, error) {
-	if _, err := s.db.Writer.ExecContext(ctx, s.instance, instance, now); err != nil {
+	if _, err := s.db.Writer.ExecContext(ctx, s.instance, instance, s.consumers, now); err != nil {
 		return nil, census{}, fmt.Errorf("event instances: heartbeat: %w", err)
 	}
 	var held []leaseKey
 	if err := s.db.Writer.SelectContext(ctx, &held, s.renew, until, instance); err != nil {
 		return nil, census{}, fmt.Errorf("event leases: renew: %w", err)
 	}
-	var c census
-	if err := s.db.Writer.GetContext(ctx, &c, s.census, aliveSince); err != nil {
+	var lists []string
+	if err := s.db.Writer.SelectContext(ctx, &lists, s.census, aliveSince); err != nil {
 		return nil, census{}, fmt.Errorf("event instances: census: %w", err)
 	}
+	c := census{Alive: map[string]int{}}
+	for _, l := range lists {
+		for _, name := range strings.Split(l, ",") {
+			c.Alive[name]++
+		}
+	}
+	parts, err := s.Layout(ctx)
+	if err != nil {
+		return nil, census{}, err
+	}
+	c.Parts = parts
 	return held, c, nil
 }
 
-// claimUpTo leases up to n claimable pairs of the layout to instance.
-func (s *leaseStore) claimUpTo(ctx context.Context, instance string, parts, n int, now, until time.Time) ([]leaseKey, error) {
+// claimUpTo leases up to n claimable pairs of consumer in the layout to instance.
+func (s *leaseStore) claimUpTo(ctx context.Context, instance, consumer string, parts, n int, now, until time.Time) ([]leaseKey, error) {
 	if n <= 0 {
 		return nil, nil
 	}
 	var got []leaseKey
-	if err := s.db.Writer.SelectContext(ctx, &got, s.claim, instance, until, parts, now, now, n); err != nil {
+	if err := s.db.Writer.SelectContext(ctx, &got, s.claim, instance, until, parts, consumer, now, now, n); err != nil {
 		return nil, fmt.Errorf("event leases: claim: %w", err)
 	}
 	return got, nil

@@ -43,6 +43,17 @@ func PartGroup(consumer string, part, parts int) string {
 	return fmt.Sprintf("%s/p%dof%d", consumer, part, parts)
 }
 
+// partOfGroup reads any consumer's partitioned position name ("name/p3of8"); ok is false
+// for a name without partitions.
+func partOfGroup(group string) (part, parts int, ok bool) {
+	i := strings.LastIndex(group, "/p")
+	if i < 0 {
+		return 0, 0, false
+	}
+	part, parts, ok = parsePartGroup(group, group[:i])
+	return part, parts, ok && parts > 1
+}
+
 // parsePartGroup reads a position's name back: ok is false for another consumer's.
 func parsePartGroup(group, consumer string) (part, parts int, ok bool) {
 	if group == consumer {

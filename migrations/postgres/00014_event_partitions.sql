@@ -14,10 +14,12 @@ CREATE TABLE event_layout (
     changed_at TIMESTAMPTZ NOT NULL
 );
 
--- Instances running consumers, and when each last said it was alive (heartbeat).
+-- Instances running consumers (names, comma-separated), and when each last said it was
+-- alive (heartbeat). A consumer's pairs are shared among the live instances that run it.
 CREATE TABLE event_instances (
-    instance TEXT PRIMARY KEY,
-    seen_at  TIMESTAMPTZ NOT NULL
+    instance  TEXT PRIMARY KEY,
+    consumers TEXT NOT NULL,
+    seen_at   TIMESTAMPTZ NOT NULL
 );
 
 -- Who consumes each (consumer group, partition) pair of a layout: one instance at a time,

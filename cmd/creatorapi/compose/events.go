@@ -38,8 +38,8 @@ func Events() fx.Option {
 			newJetStreamTransport,
 			newEventTransport,
 			newEventRouter,
-			func(db *sqldb.DB, c platform.Clock, cfg Config) *watermill.Retention {
-				return watermill.NewRetention(db, c, cfg.EventsRetention)
+			func(db *sqldb.DB, c platform.Clock, cfg Config, parts watermill.Partitions) *watermill.Retention {
+				return watermill.NewRetention(db, c, cfg.EventsRetention, parts)
 			},
 		),
 	)
