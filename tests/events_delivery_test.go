@@ -17,10 +17,10 @@ import (
 // Every consumer gets the whole stream, in stream order, each event applied once, while
 // three writers publish concurrently.
 func TestEventsDeliveredInOrderOnceToEachConsumer(t *testing.T) {
-	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+	testenv.EachTransport(t, func(t *testing.T, dbURL string, tr testenv.Transport) {
 		var a *eventsApp
 		db := func() *sqldb.DB { return a.DB }
-		a = startEventsApp(t, testenv.Config(t, dbURL),
+		a = startEventsApp(t, testenv.Config(t, dbURL), tr.Option,
 			withConsumer(effectsConsumer("alpha", db, nil)),
 			withConsumer(effectsConsumer("beta", db, nil)))
 		createEffects(t, a.DB)
@@ -62,13 +62,13 @@ func firstDiff(a, b []string) int {
 // milliseconds. On PostgreSQL a second instance, which published nothing itself, is woken
 // by LISTEN/NOTIFY.
 func TestEventsCommitWakesSubscribersWithoutPolling(t *testing.T) {
-	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+	testenv.EachTransport(t, func(t *testing.T, dbURL string, tr testenv.Transport) {
 		slowPoll := withRouterConfig(func(c *watermill.RouterConfig) { c.PollInterval = time.Minute })
 		seen := make(chan time.Time, 100)
 		notify := func(ev events.Envelope) error { seen <- time.Now(); return nil }
 		var a *eventsApp
 		cfg := testenv.Config(t, dbURL)
-		a = startEventsApp(t, cfg, slowPoll, withConsumer(effectsConsumer("waker", func() *sqldb.DB { return a.DB }, notify)))
+		a = startEventsApp(t, cfg, tr.Option, slowPoll, withConsumer(effectsConsumer("waker", func() *sqldb.DB { return a.DB }, notify)))
 		createEffects(t, a.DB)
 		expectWoken := func(publisher *eventsApp, what string) {
 			t.Helper()
@@ -92,7 +92,7 @@ func TestEventsCommitWakesSubscribersWithoutPolling(t *testing.T) {
 		if a.DB.Dialect == sqldb.Postgres {
 			other := testenv.Config(t, dbURL)
 			other.DatabaseURL = cfg.DatabaseURL
-			b := startEventsApp(t, other, slowPoll) // publishes; runs no consumer
+			b := startEventsApp(t, other, tr.Option, slowPoll) // publishes; runs no consumer
 			expectWoken(b, "other instance")
 		}
 	})
@@ -101,10 +101,10 @@ func TestEventsCommitWakesSubscribersWithoutPolling(t *testing.T) {
 // A rolled-back transaction emits nothing: the consumer sees the events committed before
 // and after it, and never the rolled-back ones.
 func TestEventsRollbackEmitsNothingToConsumers(t *testing.T) {
-	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+	testenv.EachTransport(t, func(t *testing.T, dbURL string, tr testenv.Transport) {
 		rec := &recorder{}
 		var a *eventsApp
-		a = startEventsApp(t, testenv.Config(t, dbURL), withConsumer(effectsConsumer("watcher", func() *sqldb.DB { return a.DB },
+		a = startEventsApp(t, testenv.Config(t, dbURL), tr.Option, withConsumer(effectsConsumer("watcher", func() *sqldb.DB { return a.DB },
 			func(ev events.Envelope) error { rec.add(ev.ID); return nil })))
 		createEffects(t, a.DB)
 		a.publish(t, 1, "before")

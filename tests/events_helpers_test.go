@@ -34,6 +34,7 @@ type eventsApp struct {
 	Router *watermill.Router
 	Ret    *watermill.Retention
 	Pos    *watermill.Positions
+	Broker *watermill.Broker // nil on the SQL transport
 }
 
 func startEventsApp(t *testing.T, cfg compose.Config, opts ...fx.Option) *eventsApp {
@@ -49,7 +50,7 @@ func (a *eventsApp) start(t *testing.T) {
 	all := append([]fx.Option{
 		compose.Modules(a.cfg), compose.Workers(),
 		fx.Replace(fx.Annotate(clock.NewManual(testenv.Epoch), fx.As(new(platform.Clock)))),
-		fx.Populate(&a.DB, &a.Pub, &a.Tx, &a.Ledger, &a.Router, &a.Ret, &a.Pos),
+		fx.Populate(&a.DB, &a.Pub, &a.Tx, &a.Ledger, &a.Router, &a.Ret, &a.Pos, &a.Broker),
 	}, a.opts...)
 	a.app = fx.New(all...)
 	if err := a.app.Err(); err != nil {

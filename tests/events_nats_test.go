@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -130,4 +132,37 @@ func TestEventsJetStreamOutageLosesNothing(t *testing.T) {
 	eventually(t, "readiness reports the broker back", func() bool {
 		return ready.Probe(context.Background()).Checks["broker"] == "ok"
 	})
+}
+
+// deleteJetStreamConsumers deletes every durable consumer of the stream (with the service
+// stopped): they are created again from the stream's start.
+func deleteJetStreamConsumers(t testing.TB, cfg watermill.JetStreamConfig) {
+	t.Helper()
+	nc, err := nats.Connect(cfg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	stream, err := js.Stream(ctx, cfg.StreamName())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := stream.ConsumerNames(ctx)
+	var all []string
+	for n := range names.Name() {
+		all = append(all, n)
+	}
+	if len(all) == 0 {
+		t.Fatal("the stream has no consumers to delete")
+	}
+	for _, n := range all {
+		if err := stream.DeleteConsumer(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

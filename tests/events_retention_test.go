@@ -12,9 +12,9 @@ import (
 // Retention deletes outbox rows only when they are older than the retention AND every
 // consumer group has consumed them; young rows and rows a laggard still needs stay.
 func TestEventsRetentionDeletesOnlyOldFullyConsumedRows(t *testing.T) {
-	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+	testenv.EachTransport(t, func(t *testing.T, dbURL string, tr testenv.Transport) {
 		var a *eventsApp
-		a = startEventsApp(t, testenv.Config(t, dbURL), withConsumer(effectsConsumer("reader", func() *sqldb.DB { return a.DB }, nil)))
+		a = startEventsApp(t, testenv.Config(t, dbURL), tr.Option, withConsumer(effectsConsumer("reader", func() *sqldb.DB { return a.DB }, nil)))
 		createEffects(t, a.DB)
 		for range 10 {
 			a.publish(t, 1, "r")

@@ -14,12 +14,12 @@ import (
 // it nothing: no call, no ledger row. The stream still moves past them (a later event of
 // its type arrives), and a consumer without types still gets everything.
 func TestEventsConsumerWithTypesGetsOnlyThose(t *testing.T) {
-	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+	testenv.EachTransport(t, func(t *testing.T, dbURL string, tr testenv.Transport) {
 		var a *eventsApp
 		db := func() *sqldb.DB { return a.DB }
 		typed := effectsConsumer("typed", db, nil)
 		typed.Types = []events.Type{events.CourseArchived}
-		a = startEventsApp(t, testenv.Config(t, dbURL), withConsumer(typed), withConsumer(effectsConsumer("all", db, nil)))
+		a = startEventsApp(t, testenv.Config(t, dbURL), tr.Option, withConsumer(typed), withConsumer(effectsConsumer("all", db, nil)))
 		createEffects(t, a.DB)
 
 		publish := func(typ events.Type) {

@@ -217,7 +217,7 @@ func (m *rawReplyMailer) Send(_ context.Context, n domainwebhooks.Notice) error 
 // A consumer failing with an error whose text a database cannot store is parked like any
 // other failure, and the events behind it are applied.
 func TestConsumerFailureWithUnstorableTextIsParkedNotStalled(t *testing.T) {
-	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+	testenv.EachTransport(t, func(t *testing.T, dbURL string, tr testenv.Transport) {
 		var poison atomic.Value
 		poison.Store("")
 		var a *eventsApp
@@ -227,7 +227,7 @@ func TestConsumerFailureWithUnstorableTextIsParkedNotStalled(t *testing.T) {
 			}
 			return nil
 		}
-		a = startEventsApp(t, testenv.Config(t, dbURL),
+		a = startEventsApp(t, testenv.Config(t, dbURL), tr.Option,
 			withRouterConfig(func(c *watermill.RouterConfig) { c.Backoff = time.Millisecond }),
 			withConsumer(effectsConsumer("strict", func() *sqldb.DB { return a.DB }, failing)))
 		createEffects(t, a.DB)

@@ -148,3 +148,33 @@ func (s *NATSServer) Stop(t testing.TB) {
 		<-done
 	}
 }
+
+// Transports the event suites run on.
+const (
+	SQLTransport  = "sql"
+	NATSTransport = "nats"
+)
+
+// Transport is the event transport a subtest of EachTransport runs on.
+type Transport struct {
+	Name   string    // SQLTransport or NATSTransport
+	Option fx.Option // pass it to every instance the subtest starts (they share one stream)
+}
+
+// NATS tells whether events travel through NATS JetStream.
+func (tr Transport) NATS() bool { return tr.Name == NATSTransport }
+
+// EachTransport runs fn as a subtest per transport of the event stream, each with a fresh
+// database: the SQL transport on SQLite and PostgreSQL, and NATS JetStream on PostgreSQL
+// (skipped loudly without CREATORAPI_TEST_NATS_URL, a failure under CI).
+func EachTransport(t *testing.T, fn func(t *testing.T, databaseURL string, tr Transport)) {
+	t.Run(SQLTransport, func(t *testing.T) {
+		EachDatabase(t, func(t *testing.T, databaseURL string) {
+			fn(t, databaseURL, Transport{Name: SQLTransport, Option: fx.Options()})
+		})
+	})
+	t.Run(NATSTransport, func(t *testing.T) {
+		url := NATSURL(t)
+		fn(t, NewPostgresURL(t), Transport{Name: NATSTransport, Option: UseNATS(t, url)})
+	})
+}
