@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	wm "github.com/ThreeDotsLabs/watermill"
 	wmjs "github.com/ThreeDotsLabs/watermill-nats/v2/pkg/jetstream"
+	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -55,7 +57,43 @@ func (t *JetStreamTransport) Subscribe(_ context.Context, p Part) (Subscription,
 		nc.Close()
 		return Subscription{}, fmt.Errorf("jetstream subscriber %s: %w", name, err)
 	}
-	return Subscription{Subscriber: sub, Topic: t.broker.cfg.Subject(p.Part)}, nil
+	return Subscription{Subscriber: &handingBack{Subscriber: sub, closing: make(chan struct{})}, Topic: t.broker.cfg.Subject(p.Part)}, nil
+}
+
+// handingBack nacks, when the part is closed, the event the watermill subscriber already
+// took from JetStream for the router but that the router will not apply: JetStream offers
+// it to the lease's next holder after nakDelay instead of after AckWait (the
+// partition's only unacknowledged event would otherwise stall it that long).
+type handingBack struct {
+	*wmjs.Subscriber
+	closing chan struct{}
+	once    sync.Once
+}
+
+func (h *handingBack) Subscribe(ctx context.Context, topic string) (<-chan *message.Message, error) {
+	in, err := h.Subscriber.Subscribe(ctx, topic)
+	if err != nil {
+		return nil, err
+	}
+	out := make(chan *message.Message)
+	go func() {
+		defer close(out)
+		for msg := range in {
+			select {
+			case out <- msg:
+			case <-h.closing:
+				msg.Nack()
+			}
+		}
+	}()
+	return out, nil
+}
+
+// Close hands the event in hand back, then closes the subscriber (which drains its
+// connection, so the nak goes out first).
+func (h *handingBack) Close() error {
+	h.once.Do(func() { close(h.closing) })
+	return h.Subscriber.Close()
 }
 
 // durable creates (or finds) the durable consumer of (group, the partition of the
