@@ -22,8 +22,8 @@ func TestAnalyticsProjectionMatchesTheSourceTables(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1,000 operations and a built binary; skipped with -short")
 	}
-	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
-		env := testenv.Start(t, dbURL)
+	testenv.EachTransport(t, func(t *testing.T, dbURL string, tr testenv.Transport) {
+		env := testenv.Start(t, dbURL, tr.Option)
 		start := testenv.Epoch.AddDate(0, 0, -150)
 		env.Clock.Set(start)
 		w := newAnalyticsWorkload(t, env, "Academy")
@@ -47,10 +47,13 @@ func TestAnalyticsProjectionMatchesTheSourceTables(t *testing.T) {
 
 		// Every event delivered again: the group is moved back to the start of the outbox
 		// (its ledger kept), the router redelivers the whole stream, and nothing changes.
-		rewindKeepingLedger(t, env.DB)
-		env.WaitForConsumers(t)
-		if got := compareWithOracle(t, env, w.ws, key, windows); !reflect.DeepEqual(got, want) {
-			t.Fatalf("figures changed after redelivery")
+		// (On JetStream, TestEventsRedeliveryChangesNothing redelivers the stream.)
+		if !tr.NATS() {
+			rewindKeepingLedger(t, env.DB)
+			env.WaitForConsumers(t)
+			if got := compareWithOracle(t, env, w.ws, key, windows); !reflect.DeepEqual(got, want) {
+				t.Fatalf("figures changed after redelivery")
+			}
 		}
 
 		// projections rebuild (the built binary, while the service runs) gives the same figures.
@@ -73,8 +76,8 @@ func TestAnalyticsProjectionMatchesTheSourceTables(t *testing.T) {
 // A service stopped while the projection is behind (mid-batch) and started again on the
 // same database neither loses nor double counts an event.
 func TestAnalyticsProjectionSurvivesAStopMidStream(t *testing.T) {
-	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
-		env := testenv.Start(t, dbURL)
+	testenv.EachTransport(t, func(t *testing.T, dbURL string, tr testenv.Transport) {
+		env := testenv.Start(t, dbURL, tr.Option)
 		start := testenv.Epoch.AddDate(0, 0, -40)
 		env.Clock.Set(start)
 		w := newAnalyticsWorkload(t, env, "Academy")
@@ -85,7 +88,7 @@ func TestAnalyticsProjectionSurvivesAStopMidStream(t *testing.T) {
 		env.Stop(t) // drains: the acknowledged prefix commits, the rest comes again
 		t.Logf("projection behind the outbox head when stopped: %v", behind)
 
-		env2 := testenv.Start(t, dbURL)
+		env2 := testenv.Start(t, dbURL, tr.Option)
 		env2.WaitForConsumers(t)
 		compareWithOracle(t, env2, w.ws, key, analyticsWindows(rand.New(rand.NewPCG(1, 2)), start, end))
 	})

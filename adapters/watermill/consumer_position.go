@@ -100,6 +100,9 @@ func (p *Positions) Groups(ctx context.Context) ([]string, error) {
 // (which holds the offsets row) and then holds the row, so call it before touching the
 // group's read model in the same transaction.
 func (p *Positions) Rewind(ctx context.Context, group string) error {
+	if err := lockConsumer(ctx, p.db, group, true); err != nil {
+		return err
+	}
 	if _, err := p.db.Write(ctx).ExecContext(ctx, p.rewind, group, group+"/p%"); err != nil {
 		return fmt.Errorf("rewind %s: %w", group, err)
 	}

@@ -271,7 +271,15 @@ func (r *Router) handler(c events.Consumer, sub *drainingSubscriber, inTx func(*
 		if inTx == nil {
 			// A transport without a transaction (a broker): one transaction per message, with
 			// the ledger marker; the message is acked only after it committed.
-			return r.db.WithinTx(msg.Context(), func(ctx context.Context) error { return r.deliver(ctx, c, msg) })
+			if t := msg.Metadata.Get(MetaType); t != "" && !c.Handles(events.Type(t)) {
+				return nil // not this consumer's: no transaction at all
+			}
+			return r.db.WithinTx(msg.Context(), func(ctx context.Context) error {
+				if err := lockConsumer(ctx, r.db, c.Name, false); err != nil {
+					return err
+				}
+				return r.deliver(ctx, c, msg)
+			})
 		}
 		ctx, ok := inTx(msg)
 		if !ok {

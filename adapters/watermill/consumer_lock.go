@@ -1,0 +1,28 @@
+package watermill
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+)
+
+// lockConsumer keeps a rebuild and a broker transport's per-event transactions of one
+// consumer apart, until the transaction of ctx ends (PostgreSQL only: SQLite has a single
+// writer). The SQL transport's batches need no such lock: Positions.Rewind updates the
+// offsets rows they hold. A broker's transactions have no such row, so each takes this
+// lock shared, and a rebuild takes it exclusive: it waits for the event being applied,
+// and the events after it wait for the rebuild and then find its ledger rows.
+func lockConsumer(ctx context.Context, db *sqldb.DB, consumer string, exclusive bool) error {
+	if db.Dialect != sqldb.Postgres {
+		return nil
+	}
+	fn := "pg_advisory_xact_lock_shared"
+	if exclusive {
+		fn = "pg_advisory_xact_lock"
+	}
+	if _, err := db.Write(ctx).ExecContext(ctx, `SELECT `+fn+`(hashtextextended($1, 0))`, "creatorapi.events:"+consumer); err != nil {
+		return fmt.Errorf("lock consumer %s: %w", consumer, err)
+	}
+	return nil
+}
