@@ -239,7 +239,7 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if takeover > 10*time.Second {
-		t.Fatalf("the dead instance's %d pairs were taken over after %s, want within 10 s", len(deadPairs), takeover)
+		t.Fatalf("the dead instance's %d pairs were taken over after %s, want within 10 s\n%s\n%s", len(deadPairs), takeover, insts[0].logs, insts[1].logs)
 	}
 
 	// Every event reaches the receiver, signed with its workspace's secret.
@@ -284,7 +284,18 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 		}
 		return sum
 	}
-	eventually(t, "the projection counts every student", func() bool { return countStudents() >= total })
+	deadline = time.Now().Add(60 * time.Second)
+	for n := countStudents(); n < total; n = countStudents() {
+		if time.Now().After(deadline) {
+			var positions []struct {
+				Group string `db:"consumer_group"`
+				Off   int64  `db:"offset_acked"`
+			}
+			_ = db.Select(&positions, `SELECT consumer_group, offset_acked FROM watermill_offsets_events ORDER BY 1`)
+			t.Fatalf("the projection counts %d of %d students; positions %+v; leases %v\n%s\n%s", n, total, positions, owners(), insts[0].logs, insts[1].logs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	time.Sleep(2 * time.Second) // anything applied twice would show now
 	if n := countStudents(); n != total {
 		t.Fatalf("the projection counts %d students, want %d", n, total)
