@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/events"
 )
 
 // Positions answers where consumer groups stand in the stream, and moves one back to
@@ -73,6 +74,12 @@ func (p *Positions) CaughtUp(ctx context.Context, consumer string) (bool, error)
 		}
 	}
 	return true, nil
+}
+
+// WorkspaceCaughtUp tells whether consumer has consumed every event committed so far in
+// the workspace's partition (so every event of the workspace).
+func (p *Positions) WorkspaceCaughtUp(ctx context.Context, consumer, workspaceID string) (bool, error) {
+	return p.partCaughtUp(ctx, consumer, events.PartitionOf(workspaceID, p.parts), p.parts)
 }
 
 // partCaughtUp tells whether consumer's partition part of parts is at the outbox head.

@@ -28,8 +28,7 @@ func (r *Router) loop() {
 }
 
 // tick is one heartbeat: renew what this instance holds, stop what it lost, follow the
-// deployment's partition count, then move towards its fair share (ceil(pairs / alive
-// instances)): give surplus pairs back after draining them, or claim free and expired ones.
+// deployment's partition count, then move each consumer towards its fair share (balance).
 func (r *Router) tick(ctx context.Context) {
 	now := time.Now()
 	held, cen, err := r.leases.heartbeat(ctx, r.instance, now, now.Add(r.cfg.LeaseTTL), now.Add(-r.cfg.LeaseTTL))
@@ -76,7 +75,7 @@ func (r *Router) tick(ctx context.Context) {
 		byConsumer[k.Consumer] = append(byConsumer[k.Consumer], k)
 	}
 	for _, c := range r.consumers {
-		r.balance(ctx, c.Name, byConsumer[c.Name], (r.parts+cen.Alive[c.Name]-1)/max(cen.Alive[c.Name], 1), now)
+		r.balance(ctx, c.Name, byConsumer[c.Name], cen, now)
 	}
 	if r.ticks++; r.ticks%sweepEvery == 0 {
 		if err := r.leases.sweep(ctx, r.parts, now, now.Add(-10*r.cfg.LeaseTTL)); err != nil {
@@ -130,9 +129,18 @@ func (r *Router) adopt(ctx context.Context, parts int, set bool) error {
 	return nil
 }
 
-// balance moves this instance's pairs of consumer towards share: surplus pairs are drained
-// and given back (the highest partitions), missing ones claimed if free or expired.
-func (r *Router) balance(ctx context.Context, consumer string, held []leaseKey, share int, now time.Time) {
+// balance moves this instance's pairs of consumer towards its fair share: with P
+// partitions and A live instances running the consumer, each holds floor(P/A) or
+// ceil(P/A). It claims free or expired pairs up to ceil; it drains and gives back pairs
+// above ceil, and one pair above floor while another instance holds fewer than floor
+// (a newcomer), which then claims it.
+func (r *Router) balance(ctx context.Context, consumer string, held []leaseKey, cen census, now time.Time) {
+	alive := max(cen.Alive[consumer], 1)
+	lo, hi := r.parts/alive, (r.parts+alive-1)/alive
+	share := hi
+	if len(held) > lo && cen.Fewest[consumer] < lo {
+		share = max(len(held)-1, lo)
+	}
 	slices.SortFunc(held, func(a, b leaseKey) int { return cmp.Compare(a.Part, b.Part) })
 	if len(held) > share {
 		surplus := held[share:]

@@ -26,6 +26,7 @@ type leaseStore struct {
 	consumers                                              string // this instance's, comma-separated
 	layout, instance, renew, census, claim, free, leave    string
 	forgetInstance, sweepInstances, sweepLeases, currentLy string
+	holders                                                string
 }
 
 // newLeaseStore prepares the statements of an instance running consumers.
@@ -45,6 +46,9 @@ func newLeaseStore(db *sqldb.DB, consumers []string) *leaseStore {
 		// Renewing a lease that expired is safe: nobody took it, or owner would differ.
 		renew:  db.Rebind(`UPDATE event_leases SET expires_at = ? WHERE owner = ? RETURNING consumer, parts, part`),
 		census: db.Rebind(`SELECT consumers FROM event_instances WHERE seen_at >= ?`),
+		holders: db.Rebind(`SELECT i.instance, l.consumer, COUNT(l.part) AS n
+			FROM event_instances i LEFT JOIN event_leases l ON l.owner = i.instance AND l.parts = ? AND l.expires_at >= ?
+			WHERE i.seen_at >= ? GROUP BY i.instance, l.consumer`),
 		// A pair of the current layout is free, or its holder stopped renewing; and no pair of
 		// the same consumer in another layout is still held (a count change waits for the old
 		// layout to stop, so that one workspace's events are never consumed by two parts).
@@ -109,6 +113,9 @@ func (s *leaseStore) ensure(ctx context.Context, consumers []string, parts int, 
 type census struct {
 	Alive map[string]int // per consumer, the live instances that run it (this one included)
 	Parts int            // the deployment's partition count
+	// Fewest is, per consumer, the fewest live pairs of the layout held by a live instance
+	// that runs it (0 for one that holds none).
+	Fewest map[string]int
 }
 
 // heartbeat says that instance is alive, extends its leases until until, and returns the
@@ -125,7 +132,7 @@ func (s *leaseStore) heartbeat(ctx context.Context, instance string, now, until,
 	if err := s.db.Writer.SelectContext(ctx, &lists, s.census, aliveSince); err != nil {
 		return nil, census{}, fmt.Errorf("event instances: census: %w", err)
 	}
-	c := census{Alive: map[string]int{}}
+	c := census{Alive: map[string]int{}, Fewest: map[string]int{}}
 	for _, l := range lists {
 		for _, name := range strings.Split(l, ",") {
 			c.Alive[name]++
@@ -136,6 +143,35 @@ func (s *leaseStore) heartbeat(ctx context.Context, instance string, now, until,
 		return nil, census{}, err
 	}
 	c.Parts = parts
+	var counts []struct {
+		Instance string         `db:"instance"`
+		Consumer sql.NullString `db:"consumer"`
+		N        int            `db:"n"`
+	}
+	if err := s.db.Writer.SelectContext(ctx, &counts, s.holders, parts, now, aliveSince); err != nil {
+		return nil, census{}, fmt.Errorf("event leases: holders: %w", err)
+	}
+	seen := map[string]map[string]int{} // consumer -> instance -> pairs
+	for _, row := range counts {
+		if row.Consumer.Valid {
+			if seen[row.Consumer.String] == nil {
+				seen[row.Consumer.String] = map[string]int{}
+			}
+			seen[row.Consumer.String][row.Instance] = row.N
+		}
+	}
+	for name, alive := range c.Alive {
+		fewest := 0
+		if len(seen[name]) >= alive { // every live instance of name holds some
+			fewest = -1
+			for _, n := range seen[name] {
+				if fewest < 0 || n < fewest {
+					fewest = n
+				}
+			}
+		}
+		c.Fewest[name] = fewest
+	}
 	return held, c, nil
 }
 
