@@ -18,14 +18,6 @@ import (
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
-// natsURLVar enables the NATS JetStream runs of the scale-out suites.
-const natsURLVar = "CREATORAPI_TEST_NATS_URL"
-
-// brokerTransportBuilt is set once the binary understands CREATORAPI_EVENTS_BROKER (the
-// NATS transport, #18 part 2): until then the NATS rows skip, loudly, instead of quietly
-// running the SQL transport under a NATS name.
-const brokerTransportBuilt = false
-
 // eventTransport is one way events reach consumers in a multi-instance test: the
 // variables it adds to each instance's environment.
 type eventTransport struct {
@@ -34,23 +26,11 @@ type eventTransport struct {
 }
 
 // eventTransports are the transports every scale-out test runs on: the SQL outbox (the
-// default), and NATS JetStream when CREATORAPI_TEST_NATS_URL is set.
+// default), and NATS JetStream when CREATORAPI_TEST_NATS_URL is set (a stream of the
+// test's own; skipped loudly without it, a failure under CI).
 var eventTransports = []eventTransport{
 	{name: "sql", env: func(*testing.T) []string { return nil }},
-	{name: "nats", env: func(t *testing.T) []string {
-		url := os.Getenv(natsURLVar)
-		switch {
-		case url == "" && os.Getenv("CI") == "true":
-			t.Fatalf("%s is not set under CI: the NATS suites must run", natsURLVar)
-		case url == "":
-			fmt.Fprintf(os.Stderr, "\n*** NATS suites SKIPPED: set %s (e.g. nats://127.0.0.1:4222) to run them ***\n\n", natsURLVar)
-			t.Skipf("NATS SKIPPED: %s is not set", natsURLVar)
-		case !brokerTransportBuilt:
-			fmt.Fprintf(os.Stderr, "\n*** NATS suites SKIPPED: the NATS transport is not built yet (brokerTransportBuilt) ***\n\n")
-			t.Skip("NATS SKIPPED: the NATS transport is not built yet")
-		}
-		return []string{"CREATORAPI_EVENTS_BROKER=" + url}
-	}},
+	{name: "nats", env: func(t *testing.T) []string { return testenv.NATSProcessEnv(t) }},
 }
 
 // instance is one `serve` process of the built binary.

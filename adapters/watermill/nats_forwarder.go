@@ -2,6 +2,7 @@ package watermill
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"sync"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/nats-io/nats.go"
 
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
 )
 
@@ -31,13 +33,19 @@ const ForwarderGroup = "jetstream-forwarder"
 // crash (stored, not yet recorded as forwarded) carries the same Nats-Msg-Id (the
 // event id) and JetStream drops it within the stream's duplicate window; past that
 // window the consumers' ledger skips it.
+//
+// One instance forwards at a time: the one holding a PostgreSQL advisory lock on a
+// connection of its own (the others try again every second; a dead instance's connection
+// closes, and with it the lock). Two forwarders would not break the order (the group's
+// offsets row serializes their batches) but would fail each other's batches.
 type Forwarder struct {
 	broker *Broker
+	db     *sqldb.DB
+	input  func(ctx context.Context) (message.Subscriber, error)
 	logger wm.LoggerAdapter
 	pub    *wmnats.Publisher
-	fwd    *forwarder.Forwarder
 	stop   chan struct{}
-	done   chan error
+	done   chan struct{}
 
 	mu      sync.Mutex
 	backoff time.Duration // the wait after the last failed publish; 0 after a success
@@ -49,8 +57,11 @@ const (
 	forwardBackoffMax = 5 * time.Second
 )
 
-// NewForwarder forwards what in delivers from the outbox topic to the broker's stream.
-func NewForwarder(b *Broker, in message.Subscriber, logger wm.LoggerAdapter) (*Forwarder, error) {
+// forwarderRetry is how often an instance that does not forward tries to take over.
+const forwarderRetry = time.Second
+
+// NewForwarder forwards what input delivers from the outbox topic to the broker's stream.
+func NewForwarder(b *Broker, db *sqldb.DB, input func(ctx context.Context) (message.Subscriber, error), logger wm.LoggerAdapter) (*Forwarder, error) {
 	cfg := b.Config()
 	pub, err := wmnats.NewPublisherWithNatsConn(b.nc, wmnats.PublisherPublishConfig{
 		Marshaler:         &wmnats.NATSMarshaler{}, // payload as is, metadata as headers
@@ -64,46 +75,106 @@ func NewForwarder(b *Broker, in message.Subscriber, logger wm.LoggerAdapter) (*F
 	if err != nil {
 		return nil, fmt.Errorf("jetstream publisher: %w", err)
 	}
-	f := &Forwarder{broker: b, logger: logger, pub: pub, stop: make(chan struct{}), done: make(chan error, 1)}
-	f.fwd, err = forwarder.NewForwarder(in, pub, logger, forwarder.Config{
-		ForwarderTopic: Topic,
-		Middlewares:    []message.HandlerMiddleware{f.addressed},
-		CloseTimeout:   20 * time.Second,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("events forwarder: %w", err)
-	}
-	return f, nil
+	return &Forwarder{broker: b, db: db, input: input, logger: logger, pub: pub,
+		stop: make(chan struct{}), done: make(chan struct{})}, nil
 }
 
-// Start runs the forwarder until Stop.
-func (f *Forwarder) Start(ctx context.Context) error {
-	go func() { f.done <- f.fwd.Run(context.Background()) }()
-	select {
-	case <-f.fwd.Running():
-		return nil
-	case err := <-f.done:
-		return fmt.Errorf("events forwarder: %w", err)
-	case <-ctx.Done():
-		_ = f.fwd.Close()
-		return fmt.Errorf("events forwarder start: %w", ctx.Err())
-	}
+// Start returns at once: the forwarder runs whenever this instance holds its lock.
+func (f *Forwarder) Start(context.Context) error {
+	go f.run()
+	return nil
 }
 
 // Stop finishes the event in hand and stops.
 func (f *Forwarder) Stop(ctx context.Context) error {
 	close(f.stop)
-	closed := make(chan error, 1)
-	go func() { closed <- f.fwd.Close() }()
 	select {
-	case err := <-closed:
-		if err != nil {
-			return fmt.Errorf("events forwarder stop: %w", err)
-		}
-		<-f.done
+	case <-f.done:
 		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("events forwarder stop: %w", ctx.Err())
+	}
+}
+
+func (f *Forwarder) run() {
+	defer close(f.done)
+	for {
+		if lock, ok := f.lead(); ok {
+			if err := f.forward(lock); err != nil {
+				f.logger.Error("events forwarder", err, nil)
+			}
+		}
+		select {
+		case <-f.stop:
+			return
+		case <-time.After(forwarderRetry):
+		}
+	}
+}
+
+// lead takes the forwarder's lock; lock is nil on SQLite (one instance, no lock).
+func (f *Forwarder) lead() (lock *sql.Conn, ok bool) {
+	if f.db.Dialect != sqldb.Postgres {
+		return nil, true
+	}
+	ctx := context.Background()
+	conn, err := f.db.Writer.Conn(ctx)
+	if err != nil {
+		return nil, false
+	}
+	var got bool
+	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, forwarderLock).Scan(&got); err != nil || !got {
+		_ = conn.Close()
+		return nil, false
+	}
+	return conn, true
+}
+
+// forwarderLock names the advisory lock of the forwarder.
+const forwarderLock = "creatorapi.events." + ForwarderGroup
+
+// forward runs the forwarder component until stop, or until the lock's connection is lost.
+func (f *Forwarder) forward(lock *sql.Conn) error {
+	if lock != nil {
+		defer func() {
+			_, _ = lock.ExecContext(context.Background(), `SELECT pg_advisory_unlock(hashtextextended($1, 0))`, forwarderLock)
+			_ = lock.Close()
+		}()
+	}
+	in, err := f.input(context.Background())
+	if err != nil {
+		return err
+	}
+	fwd, err := forwarder.NewForwarder(in, f.pub, f.logger, forwarder.Config{
+		ForwarderTopic: Topic,
+		Middlewares:    []message.HandlerMiddleware{f.addressed},
+		CloseTimeout:   20 * time.Second,
+	})
+	if err != nil {
+		_ = in.Close()
+		return fmt.Errorf("events forwarder: %w", err)
+	}
+	ran := make(chan error, 1)
+	go func() { ran <- fwd.Run(context.Background()) }()
+	tick := time.NewTicker(forwarderRetry)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-ran:
+			return err
+		case <-f.stop:
+			_ = fwd.Close()
+			return <-ran
+		case <-tick.C:
+			if lock == nil {
+				continue
+			}
+			if err := lock.PingContext(context.Background()); err != nil {
+				_ = fwd.Close() // the lock went with its connection: let the next holder forward
+				<-ran
+				return fmt.Errorf("forwarder lock lost: %w", err)
+			}
+		}
 	}
 }
 

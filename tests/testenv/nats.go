@@ -52,14 +52,29 @@ func NATSURL(t testing.TB) string {
 // deployment.
 func UseNATS(t testing.TB, url string) fx.Option {
 	t.Helper()
-	var b [5]byte
-	_, _ = rand.Read(b[:])
-	prefix := "t" + hex.EncodeToString(b[:])
-	t.Cleanup(func() { deleteStream(url, prefix+"_events") })
+	prefix := newStreamPrefix(t, url)
 	return fx.Decorate(func(c compose.Config) compose.Config {
 		c.EventsBroker, c.EventsStream = url, prefix
 		return c
 	})
+}
+
+// NATSProcessEnv is UseNATS for `serve` processes: the variables that put them on
+// CREATORAPI_TEST_NATS_URL under a stream prefix of the test's own (deleted at cleanup).
+// Give the same variables to every process of one deployment.
+func NATSProcessEnv(t testing.TB) []string {
+	t.Helper()
+	url := NATSURL(t)
+	return []string{"CREATORAPI_EVENTS_BROKER=" + url, "CREATORAPI_EVENTS_STREAM=" + newStreamPrefix(t, url)}
+}
+
+// newStreamPrefix returns a stream prefix of the test's own, whose stream is deleted at cleanup.
+func newStreamPrefix(t testing.TB, url string) string {
+	var b [5]byte
+	_, _ = rand.Read(b[:])
+	prefix := "t" + hex.EncodeToString(b[:])
+	t.Cleanup(func() { deleteStream(url, prefix+"_events") })
+	return prefix
 }
 
 // deleteStream removes a test's stream (and with it its consumers); a server that is

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill/message"
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -52,31 +53,21 @@ func newPositions(db *sqldb.DB, parts watermill.Partitions, js *watermill.JetStr
 	return p
 }
 
-// runForwarder moves the outbox to JetStream on every instance, when a broker is set:
-// the forwarder group's outbox position is one row that its batches lock, so the
-// instances take turns and the stream keeps the outbox's order.
-func runForwarder(lc fx.Lifecycle, b *watermill.Broker, sql *watermill.SQLTransport, logger wm.LoggerAdapter) error {
+// runForwarder moves the outbox to JetStream when a broker is set, on one instance at a
+// time (the forwarder's lock): its outbox position is the consumer group
+// jetstream-forwarder, read without partitions, so the stream keeps the outbox's order.
+func runForwarder(lc fx.Lifecycle, b *watermill.Broker, db *sqldb.DB, sql *watermill.SQLTransport, logger wm.LoggerAdapter) error {
 	if b == nil {
 		return nil
 	}
-	var f *watermill.Forwarder
-	lc.Append(fx.Hook{
-		OnStart: func(ctx context.Context) error {
-			in, err := sql.Subscribe(ctx, watermill.Part{Consumer: events.Consumer{Name: watermill.ForwarderGroup}, Part: 0, Parts: 1})
-			if err != nil {
-				return err
-			}
-			if f, err = watermill.NewForwarder(b, in.Subscriber, logger); err != nil {
-				return err
-			}
-			return f.Start(ctx)
-		},
-		OnStop: func(ctx context.Context) error {
-			if f == nil {
-				return nil
-			}
-			return f.Stop(ctx)
-		},
-	})
+	input := func(ctx context.Context) (message.Subscriber, error) {
+		sub, err := sql.Subscribe(ctx, watermill.Part{Consumer: events.Consumer{Name: watermill.ForwarderGroup}, Part: 0, Parts: 1})
+		return sub.Subscriber, err
+	}
+	f, err := watermill.NewForwarder(b, db, input, logger)
+	if err != nil {
+		return err
+	}
+	lc.Append(fx.Hook{OnStart: f.Start, OnStop: f.Stop})
 	return nil
 }
