@@ -166,3 +166,22 @@ func deleteJetStreamConsumers(t testing.TB, cfg watermill.JetStreamConfig) {
 		}
 	}
 }
+
+// streamMessages returns how many messages the stream holds.
+func streamMessages(t testing.TB, cfg watermill.JetStreamConfig) uint64 {
+	t.Helper()
+	nc, err := nats.Connect(cfg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream, err := js.Stream(context.Background(), cfg.StreamName())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stream.CachedInfo().State.Msgs
+}
