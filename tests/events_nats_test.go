@@ -138,23 +138,10 @@ func TestEventsJetStreamOutageLosesNothing(t *testing.T) {
 // stopped): they are created again from the stream's start.
 func deleteJetStreamConsumers(t testing.TB, cfg watermill.JetStreamConfig) {
 	t.Helper()
-	nc, err := nats.Connect(cfg.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	stream := streamOf(t, cfg)
 	ctx := context.Background()
-	stream, err := js.Stream(ctx, cfg.StreamName())
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := stream.ConsumerNames(ctx)
 	var all []string
-	for n := range names.Name() {
+	for n := range stream.ConsumerNames(ctx).Name() {
 		all = append(all, n)
 	}
 	if len(all) == 0 {
@@ -170,11 +157,17 @@ func deleteJetStreamConsumers(t testing.TB, cfg watermill.JetStreamConfig) {
 // streamMessages returns how many messages the stream holds.
 func streamMessages(t testing.TB, cfg watermill.JetStreamConfig) uint64 {
 	t.Helper()
+	return streamOf(t, cfg).CachedInfo().State.Msgs
+}
+
+// streamOf looks the deployment's stream up on a connection of the test's own.
+func streamOf(t testing.TB, cfg watermill.JetStreamConfig) jetstream.Stream {
+	t.Helper()
 	nc, err := nats.Connect(cfg.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nc.Close()
+	t.Cleanup(nc.Close)
 	js, err := jetstream.New(nc)
 	if err != nil {
 		t.Fatal(err)
@@ -183,5 +176,5 @@ func streamMessages(t testing.TB, cfg watermill.JetStreamConfig) uint64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return stream.CachedInfo().State.Msgs
+	return stream
 }
