@@ -145,9 +145,12 @@ func (f *Forwarder) forward(lock *sql.Conn) error {
 	if err != nil {
 		return err
 	}
-	fwd, err := forwarder.NewForwarder(in, f.pub, f.logger, forwarder.Config{
+	// Closed only after the event in hand is published, its subscription detached from the
+	// component router's cancellation (which would roll back the batch's position).
+	ds := &drainingSubscriber{Subscriber: in}
+	fwd, err := forwarder.NewForwarder(ds, f.pub, f.logger, forwarder.Config{
 		ForwarderTopic: Topic,
-		Middlewares:    []message.HandlerMiddleware{f.addressed},
+		Middlewares:    []message.HandlerMiddleware{f.addressed(ds)},
 		CloseTimeout:   20 * time.Second,
 	})
 	if err != nil {
@@ -182,9 +185,17 @@ func (f *Forwarder) forward(lock *sql.Conn) error {
 // of its workspace's partition, before the forwarder's handler unwraps and publishes it.
 // A failed publish waits (growing, up to forwardBackoffMax) before the event is nacked
 // and offered again, so that an absent broker is not hammered.
-func (f *Forwarder) addressed(h message.HandlerFunc) message.HandlerFunc {
+func (f *Forwarder) addressed(ds *drainingSubscriber) message.HandlerMiddleware {
+	return func(h message.HandlerFunc) message.HandlerFunc { return f.address(ds, h) }
+}
+
+func (f *Forwarder) address(ds *drainingSubscriber, h message.HandlerFunc) message.HandlerFunc {
 	cfg := f.broker.Config()
 	return func(msg *message.Message) ([]*message.Message, error) {
+		if !ds.enter() {
+			return nil, errStopping
+		}
+		defer ds.leave()
 		subject := cfg.Subject(events.PartitionOf(msg.Metadata.Get(MetaWorkspaceID), cfg.Partitions))
 		env, err := envelope(subject, msg)
 		if err != nil {
