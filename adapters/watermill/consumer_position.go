@@ -21,7 +21,7 @@ type Positions struct {
 	rewind, forget, list string
 	first                string
 	// broker, when set, is the broker transport's CaughtUp (UseBroker).
-	broker func(ctx context.Context, consumer string) (bool, error)
+	broker func(ctx context.Context, consumer string, part int) (bool, error)
 }
 
 // NewPositions prepares the statements of db's dialect for a layout of parts partitions.
@@ -61,14 +61,8 @@ func (p *Positions) behindQuery(parts, part int) string {
 // CaughtUp tells whether consumer has consumed every event committed so far, in every
 // partition of the layout.
 func (p *Positions) CaughtUp(ctx context.Context, consumer string) (bool, error) {
-	if p.broker != nil {
-		if ok, err := p.partCaughtUp(ctx, ForwarderGroup, 0, 1); err != nil || !ok {
-			return false, err
-		}
-		return p.broker(ctx, consumer)
-	}
 	for part := range p.parts {
-		ok, err := p.partCaughtUp(ctx, consumer, part, p.parts)
+		ok, err := p.consumerCaughtUp(ctx, consumer, part)
 		if err != nil || !ok {
 			return false, err
 		}
@@ -79,7 +73,20 @@ func (p *Positions) CaughtUp(ctx context.Context, consumer string) (bool, error)
 // WorkspaceCaughtUp tells whether consumer has consumed every event committed so far in
 // the workspace's partition (so every event of the workspace).
 func (p *Positions) WorkspaceCaughtUp(ctx context.Context, consumer, workspaceID string) (bool, error) {
-	return p.partCaughtUp(ctx, consumer, events.PartitionOf(workspaceID, p.parts), p.parts)
+	return p.consumerCaughtUp(ctx, consumer, events.PartitionOf(workspaceID, p.parts))
+}
+
+// consumerCaughtUp answers for consumer's partition part on the transport in use: with a
+// broker, the forwarder must be at the outbox head and the broker's consumer of the
+// partition done; otherwise the part's outbox position must be.
+func (p *Positions) consumerCaughtUp(ctx context.Context, consumer string, part int) (bool, error) {
+	if p.broker == nil {
+		return p.partCaughtUp(ctx, consumer, part, p.parts)
+	}
+	if ok, err := p.partCaughtUp(ctx, ForwarderGroup, 0, 1); err != nil || !ok {
+		return false, err
+	}
+	return p.broker(ctx, consumer, part)
 }
 
 // partCaughtUp tells whether consumer's partition part of parts is at the outbox head.
@@ -139,9 +146,10 @@ func (p *Positions) FirstEventAt(ctx context.Context) (at time.Time, ok bool, er
 	return ev.CreatedAt.UTC(), true, nil
 }
 
-// UseBroker makes CaughtUp answer for a broker transport: a consumer is caught up when
-// the forwarder has moved every outbox event to the broker (its SQL position) and
-// caughtUp, the broker's view of the consumer, says it applied all of them.
-func (p *Positions) UseBroker(caughtUp func(ctx context.Context, consumer string) (bool, error)) {
+// UseBroker makes CaughtUp and WorkspaceCaughtUp answer for a broker transport: a
+// consumer's partition is caught up when the forwarder has moved every outbox event to the
+// broker (its SQL position) and caughtUp, the broker's view of that partition of the
+// consumer, says it applied all of them.
+func (p *Positions) UseBroker(caughtUp func(ctx context.Context, consumer string, part int) (bool, error)) {
 	p.broker = caughtUp
 }

@@ -123,31 +123,19 @@ func (t *JetStreamTransport) durable(name string) wmjs.ResourceInitializer {
 	}
 }
 
-// CaughtUp tells whether consumer has applied every event the stream holds, in every
-// partition (a durable consumer not created yet is behind when its subject holds events).
-func (t *JetStreamTransport) CaughtUp(ctx context.Context, consumer string) (bool, error) {
+// PartCaughtUp tells whether consumer has applied every event the stream holds in
+// partition part (a durable consumer not created yet is behind when its subject holds events).
+func (t *JetStreamTransport) PartCaughtUp(ctx context.Context, consumer string, part int) (bool, error) {
 	cfg := t.broker.cfg
-	js := t.broker.JetStream()
-	for p := range cfg.Partitions {
-		name := cfg.ConsumerName(consumer, p, cfg.Partitions)
-		cons, err := js.Consumer(ctx, cfg.StreamName(), name)
-		if errors.Is(err, jetstream.ErrConsumerNotFound) {
-			held, err := t.broker.SubjectCount(ctx, cfg.Subject(p))
-			if err != nil {
-				return false, err
-			}
-			if held > 0 {
-				return false, nil
-			}
-			continue
-		}
-		if err != nil {
-			return false, fmt.Errorf("jetstream consumer %s: %w", name, err)
-		}
-		info := cons.CachedInfo()
-		if info.NumPending > 0 || info.NumAckPending > 0 {
-			return false, nil
-		}
+	name := cfg.ConsumerName(consumer, part, cfg.Partitions)
+	cons, err := t.broker.JetStream().Consumer(ctx, cfg.StreamName(), name)
+	if errors.Is(err, jetstream.ErrConsumerNotFound) {
+		held, err := t.broker.SubjectCount(ctx, cfg.Subject(part))
+		return held == 0, err
 	}
-	return true, nil
+	if err != nil {
+		return false, fmt.Errorf("jetstream consumer %s: %w", name, err)
+	}
+	info := cons.CachedInfo()
+	return info.NumPending == 0 && info.NumAckPending == 0, nil
 }

@@ -48,7 +48,7 @@ func newEventTransport(js *watermill.JetStreamTransport, sql *watermill.SQLTrans
 func newPositions(db *sqldb.DB, parts watermill.Partitions, js *watermill.JetStreamTransport) *watermill.Positions {
 	p := watermill.NewPositions(db, parts)
 	if js != nil {
-		p.UseBroker(js.CaughtUp)
+		p.UseBroker(js.PartCaughtUp)
 	}
 	return p
 }
