@@ -93,18 +93,7 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 		fmt.Sprintf("CREATORAPI_EVENTS_PARTITIONS=%d", parts),
 	)
 	base = append(base, extra...)
-	cli := func(args ...string) []byte {
-		t.Helper()
-		cmd := exec.Command(bin, args...)
-		cmd.Env = base
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("creatorapi %v: %v\n%s", args, err, stderr.String())
-		}
-		return out
-	}
+	cli := binaryCLI(t, bin, base)
 	rc := testenv.NewReceiver(t)
 	ids := make([]string, workspaces)
 	secrets := map[string]string{} // workspace -> signing secret

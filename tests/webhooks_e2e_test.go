@@ -84,18 +84,7 @@ func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 			"CREATORAPI_ADMIN_TOKEN=e2e-token-0123456789abcdef0123456789", "CREATORAPI_WEBHOOK_ALLOW_PRIVATE=true",
 			"CREATORAPI_WEBHOOK_RETRY_SCHEDULE=1s,2s,5s", "CREATORAPI_LOG_LEVEL=warn",
 		)
-		cli := func(args ...string) []byte {
-			t.Helper()
-			cmd := exec.Command(bin, args...)
-			cmd.Env = vars
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("creatorapi %v: %v\n%s", args, err, stderr.String())
-			}
-			return out
-		}
+		cli := binaryCLI(t, bin, vars)
 		rc := testenv.NewReceiver(t)
 		// The first 100 deliveries are answered at once; after them the receiver stalls
 		// (each request waits 2 s) until the kill, so the kill always lands with most
