@@ -2,6 +2,8 @@ package compose
 
 import (
 	"context"
+	wsquery "github.com/creatorapi/creatorapi/application/workspaces/query"
+	domainmembers "github.com/creatorapi/creatorapi/domain/members"
 	"log/slog"
 	"net/http"
 	"time"
@@ -64,6 +66,7 @@ type membersParams struct {
 	Config Config
 	Tx     platform.Transactor
 	Store  *sqlmembers.Store
+	Dir    wsquery.Directory
 	Audit  platform.AuditTrail
 	Mailer webhookcmd.Mailer
 	IDs    platform.IDs
@@ -72,7 +75,7 @@ type membersParams struct {
 
 func newMembersApp(p membersParams) members.Application {
 	return members.New(membercmd.Deps{
-		Tx: p.Tx, Members: p.Store, Links: sqlmembers.Links{Store: p.Store}, Sessions: sqlmembers.Sessions{Store: p.Store},
+		Tx: p.Tx, Members: domainmembers.Directory{Rows: sqlmembers.Rows{Store: p.Store}, Workspaces: memberWorkspaces{p.Dir}}, Links: sqlmembers.Links{Store: p.Store}, Sessions: sqlmembers.Sessions{Store: p.Store},
 		Audit: p.Audit, Mailer: noticeMailer{p.Mailer, p.IDs, p.Clock}, Clock: p.Clock, PublicURL: p.Config.PublicURL,
 	})
 }
