@@ -154,6 +154,16 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 		return len(o) == 3*parts && len(holders) == 3
 	})
 
+	spread := map[string]int{} // instance -> pairs held before the kill
+	for _, owner := range owners() {
+		for i, in := range insts {
+			if strings.Contains(owner, ownerOf(in)) {
+				spread[fmt.Sprintf("instance %d", i+1)]++
+			}
+		}
+	}
+	began := time.Now()
+
 	victim := insts[2]
 	var posted atomic.Int64
 	killed := make(chan struct{})
@@ -245,6 +255,7 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	delivered := time.Since(began)
 	for _, r := range rc.Got() {
 		var env struct {
 			WorkspaceID string `json:"workspace_id"`
@@ -294,6 +305,6 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 			t.Fatalf("workspace %s counts %d students, want %d", w.Workspace, w.N, total/workspaces)
 		}
 	}
-	t.Logf("%d events, %d requests (%d duplicates); the dead instance's %d pairs were taken over in %s",
-		total, requests, requests-total, len(deadPairs), takeover.Round(10*time.Millisecond))
+	t.Logf("%d events, %d requests (%d duplicates), all delivered %s after the first request (%.0f events/s, loaded machine); pairs held before the kill %v; the dead instance's %d pairs were taken over in %s",
+		total, requests, requests-total, delivered.Round(10*time.Millisecond), float64(total)/delivered.Seconds(), spread, len(deadPairs), takeover.Round(10*time.Millisecond))
 }
