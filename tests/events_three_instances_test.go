@@ -140,28 +140,29 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 		return out
 	}
 	ownerOf := func(in *instance) string { return fmt.Sprintf(":%d:", in.cmd.Process.Pid) }
-	// Wait until the work is spread: every instance holds pairs, every pair is held.
-	eventually(t, "the pairs spread over three instances", func() bool {
+	// Wait until the work is spread fairly (rebalanced as instances joined): every pair held,
+	// each instance holding floor or ceil of each consumer's partitions, 4 pairs in all here.
+	spread := map[string]int{} // instance -> pairs held before the kill
+	eventually(t, "the pairs spread evenly over three instances", func() bool {
 		o := owners()
-		holders := map[string]bool{}
+		clear(spread)
 		for _, owner := range o {
-			for _, in := range insts {
+			for i, in := range insts {
 				if strings.Contains(owner, ownerOf(in)) {
-					holders[ownerOf(in)] = true
+					spread[fmt.Sprintf("instance %d", i+1)]++
 				}
 			}
 		}
-		return len(o) == 3*parts && len(holders) == 3
-	})
-
-	spread := map[string]int{} // instance -> pairs held before the kill
-	for _, owner := range owners() {
-		for i, in := range insts {
-			if strings.Contains(owner, ownerOf(in)) {
-				spread[fmt.Sprintf("instance %d", i+1)]++
+		if len(o) != 3*parts || len(spread) != 3 {
+			return false
+		}
+		for _, n := range spread {
+			if n != parts {
+				return false
 			}
 		}
-	}
+		return true
+	})
 	began := time.Now()
 
 	victim := insts[2]
