@@ -192,18 +192,7 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 			for i := w; i < total; i += 8 {
 				in := insts[i%2] // the two that live
 				ws := ids[i%workspaces]
-				raw, _ := json.Marshal(map[string]string{"email": fmt.Sprintf("s%04d@example.com", i)})
-				req, _ := http.NewRequest(http.MethodPost, "http://"+in.admin+"/internal/v1/workspaces/"+ws+"/students", bytes.NewReader(raw))
-				req.Header.Set("Authorization", "Bearer "+token)
-				req.Header.Set("Content-Type", "application/json")
-				resp, err := client.Do(req)
-				if err != nil {
-					t.Errorf("post student: %v", err)
-					return
-				}
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusCreated {
-					t.Errorf("post student: status %d", resp.StatusCode)
+				if !postStudent(t, client, in.admin, token, ws, fmt.Sprintf("s%04d@example.com", i)) {
 					return
 				}
 				posted.Add(1)

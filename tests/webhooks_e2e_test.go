@@ -70,6 +70,26 @@ func TestWebhookEndToEndInTheBackground(t *testing.T) {
 	})
 }
 
+// postStudent creates a student through the operator API of the instance at adminAddr;
+// a failure is reported on t and returns false.
+func postStudent(t *testing.T, client *http.Client, adminAddr, token, workspaceID, email string) bool {
+	raw, _ := json.Marshal(map[string]string{"email": email})
+	req, _ := http.NewRequest(http.MethodPost, "http://"+adminAddr+"/internal/v1/workspaces/"+workspaceID+"/students", bytes.NewReader(raw))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Errorf("post student: %v", err)
+		return false
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		t.Errorf("post student: status %d", resp.StatusCode)
+		return false
+	}
+	return true
+}
+
 // kill -9 during 1,000 deliveries, restart: every event arrives (duplicates allowed).
 func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 	if testing.Short() {
@@ -134,18 +154,7 @@ func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 			go func(w int) {
 				defer wg.Done()
 				for i := w; i < total; i += 8 {
-					raw, _ := json.Marshal(map[string]string{"email": fmt.Sprintf("s%04d@example.com", i)})
-					req, _ := http.NewRequest(http.MethodPost, "http://"+adminAddr+"/internal/v1/workspaces/"+ws.ID+"/students", bytes.NewReader(raw))
-					req.Header.Set("Authorization", "Bearer e2e-token-0123456789abcdef0123456789")
-					req.Header.Set("Content-Type", "application/json")
-					resp, err := http.DefaultClient.Do(req)
-					if err != nil {
-						t.Errorf("post student: %v", err)
-						return
-					}
-					resp.Body.Close()
-					if resp.StatusCode != http.StatusCreated {
-						t.Errorf("post student: status %d", resp.StatusCode)
+					if !postStudent(t, http.DefaultClient, adminAddr, "e2e-token-0123456789abcdef0123456789", ws.ID, fmt.Sprintf("s%04d@example.com", i)) {
 						return
 					}
 					posted.Add(1)
