@@ -2,7 +2,6 @@ package tests
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -12,7 +11,6 @@ import (
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/adapters/watermill"
-	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -22,36 +20,8 @@ import (
 func (a *eventsApp) publishSpread(t testing.TB, n int, workspaces []string, label string) {
 	t.Helper()
 	for i := range n {
-		ev := events.New(events.StudentCreated, workspaces[i%len(workspaces)], map[string]string{"label": fmt.Sprintf("%s-%d", label, i)})
-		if err := a.Tx.WithinTx(context.Background(), func(ctx context.Context) error { return a.Pub.Publish(ctx, ev) }); err != nil {
-			t.Fatalf("publish: %v", err)
-		}
+		a.publishTo(t, workspaces[i%len(workspaces)], fmt.Sprintf("%s-%d", label, i))
 	}
-}
-
-// outboxByWorkspace returns the outbox's event ids per workspace, in stream order.
-func (a *eventsApp) outboxByWorkspace(t testing.TB) map[string][]string {
-	t.Helper()
-	order := `"offset"`
-	if a.DB.Dialect == sqldb.Postgres {
-		order = `transaction_id, "offset"`
-	}
-	var rows []struct {
-		ID       string `db:"uuid"`
-		Metadata string `db:"metadata"`
-	}
-	if err := a.DB.Reader.Select(&rows, `SELECT uuid, metadata FROM watermill_events ORDER BY `+order); err != nil {
-		t.Fatalf("read outbox: %v", err)
-	}
-	out := map[string][]string{}
-	for _, r := range rows {
-		var md map[string]string
-		if err := json.Unmarshal([]byte(r.Metadata), &md); err != nil {
-			t.Fatalf("outbox metadata %q: %v", r.Metadata, err)
-		}
-		out[md[watermill.MetaWorkspaceID]] = append(out[md[watermill.MetaWorkspaceID]], r.ID)
-	}
-	return out
 }
 
 var natsWorkspaces = []string{"org_a", "org_b", "org_c", "org_d", "org_e", "org_f"}

@@ -73,18 +73,7 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 		fmt.Sprintf("CREATORAPI_EVENTS_PARTITIONS=%d", parts),
 	)
 	base = append(base, extra...)
-	cli := func(args ...string) []byte {
-		t.Helper()
-		cmd := exec.Command(bin, args...)
-		cmd.Env = base
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("creatorapi %v: %v\n%s", args, err, stderr.String())
-		}
-		return out
-	}
+	cli := binaryCLI(t, bin, base)
 	rc := testenv.NewReceiver(t)
 	ids := make([]string, workspaces)
 	secrets := map[string]string{} // workspace -> signing secret
@@ -131,19 +120,30 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 		return out
 	}
 	ownerOf := func(in *instance) string { return fmt.Sprintf(":%d:", in.cmd.Process.Pid) }
-	// Wait until the work is spread: every instance holds pairs, every pair is held.
-	eventually(t, "the pairs spread over three instances", func() bool {
+	// Wait until the work is spread fairly (rebalanced as instances joined): every pair held,
+	// each instance holding floor or ceil of each consumer's partitions, 4 pairs in all here.
+	spread := map[string]int{} // instance -> pairs held before the kill
+	eventually(t, "the pairs spread evenly over three instances", func() bool {
 		o := owners()
-		holders := map[string]bool{}
+		clear(spread)
 		for _, owner := range o {
-			for _, in := range insts {
+			for i, in := range insts {
 				if strings.Contains(owner, ownerOf(in)) {
-					holders[ownerOf(in)] = true
+					spread[fmt.Sprintf("instance %d", i+1)]++
 				}
 			}
 		}
-		return len(o) == 3*parts && len(holders) == 3
+		if len(o) != 3*parts || len(spread) != 3 {
+			return false
+		}
+		for _, n := range spread {
+			if n != parts {
+				return false
+			}
+		}
+		return true
 	})
+	began := time.Now()
 
 	victim := insts[2]
 	var posted atomic.Int64
@@ -172,18 +172,7 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 			for i := w; i < total; i += 8 {
 				in := insts[i%2] // the two that live
 				ws := ids[i%workspaces]
-				raw, _ := json.Marshal(map[string]string{"email": fmt.Sprintf("s%04d@example.com", i)})
-				req, _ := http.NewRequest(http.MethodPost, "http://"+in.admin+"/internal/v1/workspaces/"+ws+"/students", bytes.NewReader(raw))
-				req.Header.Set("Authorization", "Bearer "+token)
-				req.Header.Set("Content-Type", "application/json")
-				resp, err := client.Do(req)
-				if err != nil {
-					t.Errorf("post student: %v", err)
-					return
-				}
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusCreated {
-					t.Errorf("post student: status %d", resp.StatusCode)
+				if !postStudent(t, client, in.admin, token, ws, fmt.Sprintf("s%04d@example.com", i)) {
 					return
 				}
 				posted.Add(1)
@@ -236,6 +225,7 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	delivered := time.Since(began)
 	for _, r := range rc.Got() {
 		var env struct {
 			WorkspaceID string `json:"workspace_id"`
@@ -285,6 +275,6 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 			t.Fatalf("workspace %s counts %d students, want %d", w.Workspace, w.N, total/workspaces)
 		}
 	}
-	t.Logf("%d events, %d requests (%d duplicates); the dead instance's %d pairs were taken over in %s",
-		total, requests, requests-total, len(deadPairs), takeover.Round(10*time.Millisecond))
+	t.Logf("%d events, %d requests (%d duplicates), all delivered %s after the first request (%.0f events/s, loaded machine); pairs held before the kill %v; the dead instance's %d pairs were taken over in %s",
+		total, requests, requests-total, delivered.Round(10*time.Millisecond), float64(total)/delivered.Seconds(), spread, len(deadPairs), takeover.Round(10*time.Millisecond))
 }

@@ -74,8 +74,9 @@ func (r *Router) tick(ctx context.Context) {
 	for _, k := range current {
 		byConsumer[k.Consumer] = append(byConsumer[k.Consumer], k)
 	}
+	total := len(current)
 	for _, c := range r.consumers {
-		r.balance(ctx, c.Name, byConsumer[c.Name], cen, now)
+		total += r.balance(ctx, c.Name, byConsumer[c.Name], cen, total, now)
 	}
 	if r.ticks++; r.ticks%sweepEvery == 0 {
 		if err := r.leases.sweep(ctx, r.parts, now, now.Add(-10*r.cfg.LeaseTTL)); err != nil {
@@ -129,16 +130,22 @@ func (r *Router) adopt(ctx context.Context, parts int, set bool) error {
 	return nil
 }
 
-// balance moves this instance's pairs of consumer towards its fair share: with P
-// partitions and A live instances running the consumer, each holds floor(P/A) or
-// ceil(P/A). It claims free or expired pairs up to ceil; it drains and gives back pairs
-// above ceil, and one pair above floor while another instance holds fewer than floor
-// (a newcomer), which then claims it.
-func (r *Router) balance(ctx context.Context, consumer string, held []leaseKey, cen census, now time.Time) {
+// balance moves this instance's pairs of consumer towards its fair share and returns how
+// many it gained (claimed less given back): with P partitions and A live instances running the consumer, each holds
+// floor(P/A) or ceil(P/A). It claims free or expired pairs up to floor, and up to ceil
+// only while no live instance holds fewer pairs in all than it does (total), so that the
+// pairs above floor spread over the instances; it drains and gives back pairs above ceil,
+// and one pair above floor while another instance holds fewer than floor (a newcomer),
+// which then claims it.
+func (r *Router) balance(ctx context.Context, consumer string, held []leaseKey, cen census, total int, now time.Time) (delta int) {
 	alive := max(cen.Alive[consumer], 1)
 	lo, hi := r.parts/alive, (r.parts+alive-1)/alive
 	share := hi
-	if len(held) > lo && cen.Fewest[consumer] < lo {
+	if total > cen.Least {
+		share = max(min(len(held), hi), lo) // keep up to ceil, claim no more than floor
+	}
+	if len(held) > lo && (cen.Fewest[consumer] < lo || total > cen.Least+1) {
+		// A newcomer below floor, or an instance with two pairs fewer in all: one goes to it.
 		share = max(len(held)-1, lo)
 	}
 	slices.SortFunc(held, func(a, b leaseKey) int { return cmp.Compare(a.Part, b.Part) })
@@ -147,6 +154,7 @@ func (r *Router) balance(ctx context.Context, consumer string, held []leaseKey, 
 		r.logger.Info("events router: rebalancing, giving pairs back", wm.LogFields{"consumer": consumer, "pairs": len(surplus), "share": share})
 		r.stopParts(surplus, true)
 		held = held[:share]
+		defer func() { delta -= len(surplus) }()
 	}
 	for _, k := range held {
 		r.ensureRunning(ctx, k)
@@ -159,5 +167,7 @@ func (r *Router) balance(ctx context.Context, consumer string, held []leaseKey, 
 		for _, k := range got {
 			r.ensureRunning(ctx, k)
 		}
+		return len(got)
 	}
+	return 0
 }

@@ -116,6 +116,8 @@ type census struct {
 	// Fewest is, per consumer, the fewest live pairs of the layout held by a live instance
 	// that runs it (0 for one that holds none).
 	Fewest map[string]int
+	// Least is the fewest live pairs, all consumers together, held by a live instance.
+	Least int
 }
 
 // heartbeat says that instance is alive, extends its leases until until, and returns the
@@ -152,7 +154,9 @@ func (s *leaseStore) heartbeat(ctx context.Context, instance string, now, until,
 		return nil, census{}, fmt.Errorf("event leases: holders: %w", err)
 	}
 	seen := map[string]map[string]int{} // consumer -> instance -> pairs
+	totals := map[string]int{}          // instance -> pairs
 	for _, row := range counts {
+		totals[row.Instance] += row.N
 		if row.Consumer.Valid {
 			if seen[row.Consumer.String] == nil {
 				seen[row.Consumer.String] = map[string]int{}
@@ -171,6 +175,12 @@ func (s *leaseStore) heartbeat(ctx context.Context, instance string, now, until,
 			}
 		}
 		c.Fewest[name] = fewest
+	}
+	c.Least = -1
+	for _, n := range totals {
+		if c.Least < 0 || n < c.Least {
+			c.Least = n
+		}
 	}
 	return held, c, nil
 }

@@ -197,7 +197,11 @@ func (r *Router) startPart(ctx context.Context, k leaseKey) error {
 		return err
 	}
 	ds := &drainingSubscriber{Subscriber: sub.Subscriber}
-	h := r.router.AddNoPublisherHandler(p.Group(), sub.Topic, ds, r.handler(c, ds, sub.InTx))
+	h, err := r.addHandler(p, sub.Topic, ds, r.handler(c, ds, sub.InTx))
+	if err != nil {
+		_ = ds.Close()
+		return err
+	}
 	if err := r.router.RunHandlers(context.Background()); err != nil {
 		_ = ds.Close()
 		return fmt.Errorf("events router: run %s: %w", p, err)
@@ -206,6 +210,17 @@ func (r *Router) startPart(ctx context.Context, k leaseKey) error {
 	r.running[k] = &runningPart{part: p, sub: ds, handler: h}
 	r.mu.Unlock()
 	return nil
+}
+
+// addHandler adds p's handler to the message router, which panics on a duplicate name:
+// the handler of a previous run of p that did not stop within CloseTimeout is still there.
+func (r *Router) addHandler(p Part, topic string, sub message.Subscriber, fn message.NoPublishHandlerFunc) (h *message.Handler, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("events router: %s still runs: %v", p, v)
+		}
+	}()
+	return r.router.AddNoPublisherHandler(p.Group(), topic, sub, fn), nil
 }
 
 // stopParts drains the given parts at once (each finishes its event in flight and

@@ -1,32 +1,32 @@
 package compose
 
 import (
-	"strings"
 	"testing"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
 )
 
-func TestEventsBrokerConfig(t *testing.T) {
+func TestEventPartitionsDefaultPerDialectAndSetting(t *testing.T) {
 	cfg, err := LoadConfig(env(nil))
-	if err != nil || cfg.EventsBroker != "" || cfg.EventsStream != "creatorapi" {
-		t.Fatalf("defaults: broker %q stream %q, %v", cfg.EventsBroker, cfg.EventsStream, err)
+	if err != nil {
+		t.Fatal(err)
 	}
-	cfg, err = LoadConfig(env(map[string]string{
-		"CREATORAPI_EVENTS_BROKER": "nats://10.0.0.1:4222,nats://10.0.0.2:4222",
-		"CREATORAPI_EVENTS_STREAM": "shop-eu_2",
-	}))
-	if err != nil || cfg.EventsBroker != "nats://10.0.0.1:4222,nats://10.0.0.2:4222" || cfg.EventsStream != "shop-eu_2" {
-		t.Fatalf("set: broker %q stream %q, %v", cfg.EventsBroker, cfg.EventsStream, err)
+	if got := cfg.EventPartitions(sqldb.Postgres); got != 4 {
+		t.Fatalf("PostgreSQL default %d, want 4", got)
 	}
-	for _, bad := range []map[string]string{
-		{"CREATORAPI_EVENTS_BROKER": "127.0.0.1:4222"},
-		{"CREATORAPI_EVENTS_BROKER": "redis://127.0.0.1:6379"},
-		{"CREATORAPI_EVENTS_BROKER": "nats://a:4222,"},
-		{"CREATORAPI_EVENTS_STREAM": "has.dot"},
-		{"CREATORAPI_EVENTS_STREAM": "wild*"},
-		{"CREATORAPI_EVENTS_STREAM": strings.Repeat("x", 33)},
-	} {
-		if _, err := LoadConfig(env(bad)); err == nil {
-			t.Errorf("%v accepted", bad)
+	if got := cfg.EventPartitions(sqldb.SQLite); got != 1 {
+		t.Fatalf("SQLite default %d, want 1", got)
+	}
+	cfg, err = LoadConfig(env(map[string]string{"CREATORAPI_EVENTS_PARTITIONS": "16"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.EventPartitions(sqldb.Postgres) != 16 || cfg.EventPartitions(sqldb.SQLite) != 16 {
+		t.Fatalf("setting 16 gives %d / %d", cfg.EventPartitions(sqldb.Postgres), cfg.EventPartitions(sqldb.SQLite))
+	}
+	for _, bad := range []string{"0", "-2", "x", "257"} {
+		if _, err := LoadConfig(env(map[string]string{"CREATORAPI_EVENTS_PARTITIONS": bad})); err == nil {
+			t.Fatalf("CREATORAPI_EVENTS_PARTITIONS=%s was accepted", bad)
 		}
 	}
 }
