@@ -47,7 +47,7 @@ func assertAppliedOncePerWorkspaceOrder(t *testing.T, a *eventsApp, consumer str
 	for ws, ids := range want {
 		for i := 1; i < len(ids); i++ {
 			if pos[ids[i-1]] > pos[ids[i]] {
-				t.Fatalf("%s applied workspace %s's events out of order (%s after %s)", consumer, ws, ids[i-1], ids[i])
+				t.Fatalf("%s applied workspace key %d's events out of order (%s after %s)", consumer, ws, ids[i-1], ids[i])
 			}
 		}
 	}

@@ -12,7 +12,8 @@ import (
 // writer). The SQL transport's batches need no such lock: Positions.Rewind updates the
 // offsets rows they hold. A broker's transactions have no such row, so each takes this
 // lock shared, and a rebuild takes it exclusive: it waits for the event being applied,
-// and the events after it wait for the rebuild and then find its ledger rows.
+// and the events after it wait for the rebuild and then find its ledger rows. The key
+// includes the schema (advisory locks are per database; deployments may share one).
 func lockConsumer(ctx context.Context, db *sqldb.DB, consumer string, exclusive bool) error {
 	if db.Dialect != sqldb.Postgres {
 		return nil
@@ -21,7 +22,7 @@ func lockConsumer(ctx context.Context, db *sqldb.DB, consumer string, exclusive 
 	if exclusive {
 		fn = "pg_advisory_xact_lock"
 	}
-	if _, err := db.Write(ctx).ExecContext(ctx, `SELECT `+fn+`(hashtextextended($1, 0))`, "creatorapi.events:"+consumer); err != nil {
+	if _, err := db.Write(ctx).ExecContext(ctx, `SELECT `+fn+`(hashtextextended($1 || current_schema(), 0))`, "creatorapi.events:"+consumer); err != nil {
 		return fmt.Errorf("lock consumer %s: %w", consumer, err)
 	}
 	return nil

@@ -123,21 +123,22 @@ func (f *Forwarder) lead() (lock *sql.Conn, ok bool) {
 		return nil, false
 	}
 	var got bool
-	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, forwarderLock).Scan(&got); err != nil || !got {
+	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(hashtextextended($1 || current_schema(), 0))`, forwarderLock).Scan(&got); err != nil || !got {
 		_ = conn.Close()
 		return nil, false
 	}
 	return conn, true
 }
 
-// forwarderLock names the advisory lock of the forwarder.
+// forwarderLock names the advisory lock of the forwarder, with the schema: advisory locks
+// are per database, and deployments (or tests) may share one in schemas of their own.
 const forwarderLock = "creatorapi.events." + ForwarderGroup
 
 // forward runs the forwarder component until stop, or until the lock's connection is lost.
 func (f *Forwarder) forward(lock *sql.Conn) error {
 	if lock != nil {
 		defer func() {
-			_, _ = lock.ExecContext(context.Background(), `SELECT pg_advisory_unlock(hashtextextended($1, 0))`, forwarderLock)
+			_, _ = lock.ExecContext(context.Background(), `SELECT pg_advisory_unlock(hashtextextended($1 || current_schema(), 0))`, forwarderLock)
 			_ = lock.Close()
 		}()
 	}
