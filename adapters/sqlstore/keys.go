@@ -168,11 +168,3 @@ func (r *Keys) TouchLastUsed(ctx context.Context, lastUsed map[string]time.Time)
 		return nil
 	})
 }
-
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
-}
