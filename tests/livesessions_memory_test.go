@@ -14,8 +14,8 @@ import (
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/livesessions"
 	"github.com/creatorapi/creatorapi/application/livesessions/command"
-	domainlivesessions "github.com/creatorapi/creatorapi/domain/livesessions"
 	"github.com/creatorapi/creatorapi/domain/kernel"
+	domainlivesessions "github.com/creatorapi/creatorapi/domain/livesessions"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
