@@ -10,6 +10,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/contracttest"
+	memcertificates "github.com/creatorapi/creatorapi/adapters/memory/certificates"
 	memcourses "github.com/creatorapi/creatorapi/adapters/memory/courses"
 	memenrollments "github.com/creatorapi/creatorapi/adapters/memory/enrollments"
 	memlivesessions "github.com/creatorapi/creatorapi/adapters/memory/livesessions"
@@ -25,8 +26,8 @@ import (
 type AdapterSet string
 
 // The adapter sets: the databases, as in production, or the in-memory twins where a
-// module has them (today courses, enrollments and live sessions; other modules stay on the
-// database).
+// module has them (today courses, enrollments, live sessions and certificates; other
+// modules stay on the database).
 const (
 	Databases AdapterSet = "databases"
 	Memory    AdapterSet = "memory"
@@ -43,7 +44,7 @@ func StartWith(t testing.TB, databaseURL string, o Options, extra ...fx.Option) 
 	var opts []fx.Option
 	if o.Adapters == Memory {
 		opts = append(opts, MemoryCourses(memcourses.New()), MemoryEnrollments(memenrollments.New()),
-			MemoryLiveSessions(memlivesessions.New()))
+			MemoryLiveSessions(memlivesessions.New()), MemoryCertificates(memcertificates.New()))
 	}
 	return Start(t, databaseURL, append(opts, extra...)...)
 }
