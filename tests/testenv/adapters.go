@@ -13,6 +13,7 @@ import (
 	memcertificates "github.com/creatorapi/creatorapi/adapters/memory/certificates"
 	memcourses "github.com/creatorapi/creatorapi/adapters/memory/courses"
 	memenrollments "github.com/creatorapi/creatorapi/adapters/memory/enrollments"
+	memkeys "github.com/creatorapi/creatorapi/adapters/memory/keys"
 	memlivesessions "github.com/creatorapi/creatorapi/adapters/memory/livesessions"
 	sqlcourses "github.com/creatorapi/creatorapi/adapters/sql/courses"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -26,8 +27,8 @@ import (
 type AdapterSet string
 
 // The adapter sets: the databases, as in production, or the in-memory twins where a
-// module has them (today courses, enrollments, live sessions and certificates; other
-// modules stay on the database).
+// module has them (today courses, enrollments, live sessions, certificates and keys;
+// other modules stay on the database).
 const (
 	Databases AdapterSet = "databases"
 	Memory    AdapterSet = "memory"
@@ -44,7 +45,7 @@ func StartWith(t testing.TB, databaseURL string, o Options, extra ...fx.Option) 
 	var opts []fx.Option
 	if o.Adapters == Memory {
 		opts = append(opts, MemoryCourses(memcourses.New()), MemoryEnrollments(memenrollments.New()),
-			MemoryLiveSessions(memlivesessions.New()), MemoryCertificates(memcertificates.New()))
+			MemoryLiveSessions(memlivesessions.New()), MemoryCertificates(memcertificates.New()), MemoryKeys(memkeys.New()))
 	}
 	return Start(t, databaseURL, append(opts, extra...)...)
 }
