@@ -46,8 +46,8 @@ func parallel(n int, fn func(i int) error) []error {
 	return errs
 }
 
-// addedOnce runs add n times at once (add(i) reports whether candidate i was added),
-// fails on an error or unless exactly one was added, and returns that one.
+// addedOnce runs add n times at once (add(i) reports whether candidate i was stored:
+// added, revoked, ...), fails on an error or unless exactly one was, and returns it.
 func addedOnce(t *testing.T, n int, add func(i int) (bool, error)) int {
 	t.Helper()
 	added := make([]bool, n)

@@ -48,15 +48,7 @@ type certificateRow struct {
 
 // Add inserts c unless the student already has a certificate for the course.
 func (r *Repository) Add(ctx context.Context, c *certificates.Certificate) (bool, error) {
-	res, err := r.db.Write(ctx).ExecContext(ctx, r.insert, c.ID, c.WorkspaceID, c.StudentID, c.CourseID, c.EnrollmentID, c.IssuedAt)
-	if err != nil {
-		return false, fmt.Errorf("insert certificate: %w", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("insert certificate: %w", err)
-	}
-	return n == 1, nil
+	return r.db.Changes(ctx, "insert certificate", r.insert, c.ID, c.WorkspaceID, c.StudentID, c.CourseID, c.EnrollmentID, c.IssuedAt)
 }
 
 // Find returns the student's certificate for the course, or NotFound.

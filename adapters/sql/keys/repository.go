@@ -114,13 +114,5 @@ func (r *Repository) Count(ctx context.Context, workspaceID string, rotateBefore
 // earlier time is kept); revoked tells whether this call stored it. Racing calls are
 // settled by the row: the UPDATE of the second finds revoked_at set.
 func (r *Repository) SaveRevocation(ctx context.Context, k *keys.Key) (revoked bool, err error) {
-	res, err := r.db.Write(ctx).ExecContext(ctx, r.revoke, k.RevokedAt, k.WorkspaceID, k.ID)
-	if err != nil {
-		return false, fmt.Errorf("revoke key: %w", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("revoke key: %w", err)
-	}
-	return n == 1, nil
+	return r.db.Changes(ctx, "revoke key", r.revoke, k.RevokedAt, k.WorkspaceID, k.ID)
 }
