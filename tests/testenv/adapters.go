@@ -17,10 +17,8 @@ import (
 	memlivesessions "github.com/creatorapi/creatorapi/adapters/memory/livesessions"
 	sqlcourses "github.com/creatorapi/creatorapi/adapters/sql/courses"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/courses/query"
 	domaincourses "github.com/creatorapi/creatorapi/domain/courses"
-	"github.com/creatorapi/creatorapi/domain/workspaces"
 )
 
 // AdapterSet chooses the implementations behind the swappable ports.
@@ -81,15 +79,7 @@ func CourseAdapters(set AdapterSet, databaseURL string) contracttest.CourseFacto
 		db := MigratedDB(t, databaseURL)
 		return contracttest.CourseAdapters{
 			Repo: sqlcourses.NewRepository(db), Reads: sqlcourses.NewReads(db), Catalog: sqlcourses.NewCatalog(db),
-			NewWorkspace: func(t *testing.T) string {
-				t.Helper()
-				id := newWorkspaceID(t)
-				w := &workspaces.Workspace{ID: id, Name: id, OwnerEmail: "owner@example.com", CreatedAt: Epoch}
-				if err := sqlstore.NewWorkspaces(db).Add(context.Background(), w); err != nil {
-					t.Fatalf("add workspace: %v", err)
-				}
-				return id
-			},
+			NewWorkspace: func(t *testing.T) string { return addContractWorkspace(t, db) },
 		}
 	}
 }
