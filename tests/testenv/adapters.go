@@ -3,6 +3,10 @@ package testenv
 import (
 	"context"
 	"fmt"
+	"github.com/creatorapi/creatorapi/adapters/clock"
+	"github.com/creatorapi/creatorapi/adapters/ids"
+	memaudit "github.com/creatorapi/creatorapi/adapters/memory/audit"
+	memmembers "github.com/creatorapi/creatorapi/adapters/memory/members"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -25,8 +29,9 @@ import (
 type AdapterSet string
 
 // The adapter sets: the databases, as in production, or the in-memory twins where a
-// module has them (today courses, enrollments, live sessions, certificates and keys;
-// other modules stay on the database).
+// module has them (today courses, enrollments, live sessions, certificates, keys,
+// members and audit; other modules stay on the database, and so do workspaces, whose
+// rows the other modules' foreign keys need: MemoryWorkspaces swaps them alone).
 const (
 	Databases AdapterSet = "databases"
 	Memory    AdapterSet = "memory"
@@ -43,7 +48,8 @@ func StartWith(t testing.TB, databaseURL string, o Options, extra ...fx.Option) 
 	var opts []fx.Option
 	if o.Adapters == Memory {
 		opts = append(opts, MemoryCourses(memcourses.New()), MemoryEnrollments(memenrollments.New()),
-			MemoryLiveSessions(memlivesessions.New()), MemoryCertificates(memcertificates.New()), MemoryKeys(memkeys.New()))
+			MemoryLiveSessions(memlivesessions.New()), MemoryCertificates(memcertificates.New()), MemoryKeys(memkeys.New()),
+			MemoryMembers(memmembers.New()), MemoryAudit(memaudit.New(ids.NewULIDs(clock.System{}), clock.System{})))
 	}
 	return Start(t, databaseURL, append(opts, extra...)...)
 }

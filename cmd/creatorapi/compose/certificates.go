@@ -20,7 +20,7 @@ func Certificates() fx.Option {
 	return fx.Module("certificates",
 		fx.Provide(
 			fx.Annotate(sqlcertificates.NewRepository, fx.As(new(command.Store))),
-			func(kit platform.Kit, repo command.Store, ws *sqlstore.Workspaces, st *sqlstore.Students,
+			func(kit platform.Kit, repo command.Store, ws platform.WorkspaceDirectory, st *sqlstore.Students,
 				ens enrollments.Application) certificates.Application {
 				return certificates.New(command.Deps{Kit: kit, Repo: repo, Workspaces: ws, Students: st,
 					Completions: certificateCompletions{app: ens}})

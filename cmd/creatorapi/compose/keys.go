@@ -8,7 +8,6 @@ import (
 	"go.uber.org/fx"
 
 	sqlkeys "github.com/creatorapi/creatorapi/adapters/sql/keys"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/keys"
 	"github.com/creatorapi/creatorapi/application/keys/command"
 	"github.com/creatorapi/creatorapi/application/keys/query"
@@ -31,7 +30,7 @@ func Keys() fx.Option {
 			fx.Annotate(sqlkeys.NewUsage, fx.As(new(query.UsageStore)), fx.As(new(query.RequestCounts))),
 			query.NewUsageBuffer,
 			func(kit platform.Kit, repo domainkeys.Repository, pages query.KeyPages, requests query.RequestCounts,
-				usage *query.UsageBuffer, ws *sqlstore.Workspaces, audit platform.AuditTrail) keys.Application {
+				usage *query.UsageBuffer, ws platform.WorkspaceDirectory, audit platform.AuditTrail) keys.Application {
 				return keys.New(keys.Deps{
 					Deps:  command.Deps{Kit: kit, Repo: repo, Workspaces: ws, Audit: audit},
 					Pages: pages, Usage: usage, Requests: requests,

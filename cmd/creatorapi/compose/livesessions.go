@@ -4,7 +4,6 @@ import (
 	"go.uber.org/fx"
 
 	sqllivesessions "github.com/creatorapi/creatorapi/adapters/sql/livesessions"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/courses"
 	"github.com/creatorapi/creatorapi/application/livesessions"
 	"github.com/creatorapi/creatorapi/application/livesessions/command"
@@ -23,7 +22,7 @@ func LiveSessions() fx.Option {
 			fx.Annotate(sqllivesessions.NewRepository, fx.As(new(domainlivesessions.Repository))),
 			fx.Annotate(sqllivesessions.NewRecordings, fx.As(new(domainlivesessions.Recordings))),
 			func(kit platform.Kit, repo domainlivesessions.Repository, recordings domainlivesessions.Recordings,
-				ws *sqlstore.Workspaces, crs courses.Application) livesessions.Application {
+				ws platform.WorkspaceDirectory, crs courses.Application) livesessions.Application {
 				return livesessions.New(command.Deps{
 					Kit: kit, Sessions: repo, Recordings: recordings, Courses: sessionCourses{app: crs}, Workspaces: ws,
 				})
