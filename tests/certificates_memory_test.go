@@ -2,8 +2,6 @@ package tests
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"testing"
 
 	"go.uber.org/fx"
@@ -16,7 +14,6 @@ import (
 	"github.com/creatorapi/creatorapi/application/enrollments"
 	enrollmentcmd "github.com/creatorapi/creatorapi/application/enrollments/command"
 	"github.com/creatorapi/creatorapi/application/events"
-	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
@@ -39,13 +36,6 @@ func TestCertificateCommandsOnMemoryAdapters(t *testing.T) {
 	ctx := context.Background()
 	ws, other := env.CreateWorkspace(t, "Memory"), env.CreateWorkspace(t, "Other")
 	student := env.CreateStudent(t, ws, "ada@example.com")
-	invalid := func(err error, field string) {
-		t.Helper()
-		var ke *kernel.Error
-		if !errors.As(err, &ke) || ke.Kind != kernel.KindInvalid || ke.Field != field {
-			t.Fatalf("error %v: want invalid %s", err, field)
-		}
-	}
 	course, err := crs.Commands.CreateCourse.Handle(ctx, coursecmd.CreateCourse{WorkspaceID: ws, Title: "Go"})
 	if err != nil {
 		t.Fatalf("create course: %v", err)
@@ -63,12 +53,12 @@ func TestCertificateCommandsOnMemoryAdapters(t *testing.T) {
 	}
 	issue := command.IssueCertificate{WorkspaceID: ws, StudentID: student, CourseID: course.ID}
 	_, err = app.Commands.IssueCertificate.Handle(ctx, issue)
-	invalid(err, "courseId") // not enrolled
+	wantInvalid(t, err, "courseId") // not enrolled
 	if _, err := ens.Commands.GrantEnrollment.Handle(ctx, enrollmentcmd.GrantEnrollment{WorkspaceID: ws, StudentID: student, CourseID: course.ID, Source: "api"}); err != nil {
 		t.Fatalf("grant: %v", err)
 	}
 	_, err = app.Commands.IssueCertificate.Handle(ctx, issue)
-	invalid(err, "courseId") // not completed
+	wantInvalid(t, err, "courseId") // not completed
 	if _, err := ens.Commands.RecordProgress.Handle(ctx, enrollmentcmd.RecordProgress{WorkspaceID: ws, StudentID: student, LessonID: lesson.ID}); err != nil {
 		t.Fatalf("complete: %v", err)
 	}
@@ -80,16 +70,10 @@ func TestCertificateCommandsOnMemoryAdapters(t *testing.T) {
 		err     error
 	}
 	results := make([]result, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			up, err := app.Commands.IssueCertificate.Handle(ctx, issue)
-			results[i] = result{up.Value.ID, up.Created, err}
-		}()
-	}
-	wg.Wait()
+	concurrently(n, func(i int) {
+		up, err := app.Commands.IssueCertificate.Handle(ctx, issue)
+		results[i] = result{up.Value.ID, up.Created, err}
+	})
 	created := 0
 	for i, r := range results {
 		if r.err != nil || r.id != results[0].id {
@@ -107,7 +91,7 @@ func TestCertificateCommandsOnMemoryAdapters(t *testing.T) {
 		t.Fatalf("issue again: %+v, %v", again, err)
 	}
 	_, err = app.Commands.IssueCertificate.Handle(ctx, command.IssueCertificate{WorkspaceID: other, StudentID: student, CourseID: course.ID})
-	invalid(err, "studentId")
+	wantInvalid(t, err, "studentId")
 
 	if got := len(env.OutboxEventsOfType(t, events.CertificateIssued)); got != 1 {
 		t.Fatalf("%d certificate.issued events; want 1", got)

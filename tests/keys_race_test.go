@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 
 	"go.uber.org/fx"
@@ -28,16 +27,10 @@ func TestKeyRacingCreatesAndRevocations(t *testing.T) {
 		secrets := make([]string, n)
 		ids := make([]string, n)
 		errs := make([]error, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				k, err := app.Commands.CreateKey.Handle(ctx, command.CreateKey{WorkspaceID: ws, Name: fmt.Sprintf("k%d", i), Scopes: []string{"read:courses"}})
-				secrets[i], ids[i], errs[i] = k.Secret, k.ID, err
-			}()
-		}
-		wg.Wait()
+		concurrently(n, func(i int) {
+			k, err := app.Commands.CreateKey.Handle(ctx, command.CreateKey{WorkspaceID: ws, Name: fmt.Sprintf("k%d", i), Scopes: []string{"read:courses"}})
+			secrets[i], ids[i], errs[i] = k.Secret, k.ID, err
+		})
 		for i, err := range errs {
 			if err != nil {
 				t.Fatalf("create %d: %v", i, err)
@@ -46,18 +39,13 @@ func TestKeyRacingCreatesAndRevocations(t *testing.T) {
 		}
 
 		revokedAt := make([]string, n)
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				k, err := app.Commands.RevokeKey.Handle(ctx, command.RevokeKey{WorkspaceID: ws, KeyID: ids[0]})
-				errs[i] = err
-				if err == nil && k.RevokedAt != nil {
-					revokedAt[i] = k.RevokedAt.String()
-				}
-			}()
-		}
-		wg.Wait()
+		concurrently(n, func(i int) {
+			k, err := app.Commands.RevokeKey.Handle(ctx, command.RevokeKey{WorkspaceID: ws, KeyID: ids[0]})
+			errs[i] = err
+			if err == nil && k.RevokedAt != nil {
+				revokedAt[i] = k.RevokedAt.String()
+			}
+		})
 		for i, err := range errs {
 			if err != nil || revokedAt[i] == "" || revokedAt[i] != revokedAt[0] {
 				t.Fatalf("revoke %d: %q, %v; want %q", i, revokedAt[i], err, revokedAt[0])

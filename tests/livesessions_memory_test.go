@@ -2,7 +2,6 @@ package tests
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
@@ -36,28 +35,21 @@ func TestLiveSessionCommandsOnMemoryAdapters(t *testing.T) {
 	}
 	ctx := context.Background()
 	ws, other := env.CreateWorkspace(t, "Memory"), env.CreateWorkspace(t, "Other")
-	invalid := func(err error, field string) {
-		t.Helper()
-		var ke *kernel.Error
-		if !errors.As(err, &ke) || ke.Kind != kernel.KindInvalid || ke.Field != field {
-			t.Fatalf("error %v: want invalid %s", err, field)
-		}
-	}
 	course, err := crs.Commands.CreateCourse.Handle(ctx, coursecmd.CreateCourse{WorkspaceID: ws, Title: "Painting"})
 	if err != nil {
 		t.Fatalf("create course: %v", err)
 	}
 	_, err = app.Commands.ScheduleSession.Handle(ctx, command.ScheduleSession{WorkspaceID: other, CourseID: course.ID, Title: "Q&A"})
-	invalid(err, "courseId")
+	wantInvalid(t, err, "courseId")
 
 	s, err := app.Commands.ScheduleSession.Handle(ctx, command.ScheduleSession{WorkspaceID: ws, CourseID: course.ID, Title: " Q&A "})
 	if err != nil || s.Status != "scheduled" || s.Title != "Q&A" || s.CourseID != course.ID {
 		t.Fatalf("schedule: %+v, %v", s, err)
 	}
 	_, err = app.Commands.AddRecording.Handle(ctx, command.AddRecording{WorkspaceID: ws, LiveSessionID: s.ID, DurationSeconds: 60})
-	invalid(err, "liveSessionId")
+	wantInvalid(t, err, "liveSessionId")
 	_, err = app.Commands.EndSession.Handle(ctx, command.EndSession{WorkspaceID: ws, LiveSessionID: s.ID})
-	invalid(err, "status")
+	wantInvalid(t, err, "status")
 
 	env.Clock.Set(testenv.Epoch.Add(time.Hour))
 	live, err := app.Commands.StartSession.Handle(ctx, command.StartSession{WorkspaceID: ws, LiveSessionID: s.ID})
@@ -65,7 +57,7 @@ func TestLiveSessionCommandsOnMemoryAdapters(t *testing.T) {
 		t.Fatalf("start: %+v, %v", live, err)
 	}
 	_, err = app.Commands.StartSession.Handle(ctx, command.StartSession{WorkspaceID: ws, LiveSessionID: s.ID})
-	invalid(err, "status")
+	wantInvalid(t, err, "status")
 	_, err = app.Commands.StartSession.Handle(ctx, command.StartSession{WorkspaceID: other, LiveSessionID: s.ID})
 	if !kernel.IsNotFound(err) {
 		t.Fatalf("another workspace's session: %v", err)
@@ -79,7 +71,7 @@ func TestLiveSessionCommandsOnMemoryAdapters(t *testing.T) {
 		t.Fatalf("record: %+v, %v", rec, err)
 	}
 	_, err = app.Commands.AddRecording.Handle(ctx, command.AddRecording{WorkspaceID: other, LiveSessionID: s.ID, DurationSeconds: 60})
-	invalid(err, "liveSessionId")
+	wantInvalid(t, err, "liveSessionId")
 
 	// The events still go to the outbox, in the command's transaction.
 	for typ, want := range map[events.Type]int{

@@ -2,8 +2,6 @@ package tests
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"testing"
 
 	"go.uber.org/fx"
@@ -11,7 +9,6 @@ import (
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/livesessions"
 	"github.com/creatorapi/creatorapi/application/livesessions/command"
-	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
@@ -32,22 +29,15 @@ func TestLiveSessionRacingStartsOneWins(t *testing.T) {
 		}
 		const n = 6
 		errs := make([]error, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, errs[i] = app.Commands.StartSession.Handle(ctx, command.StartSession{WorkspaceID: ws, LiveSessionID: s.ID})
-			}()
-		}
-		wg.Wait()
+		concurrently(n, func(i int) {
+			_, errs[i] = app.Commands.StartSession.Handle(ctx, command.StartSession{WorkspaceID: ws, LiveSessionID: s.ID})
+		})
 		won := 0
-		var ke *kernel.Error
 		for i, err := range errs {
 			switch {
 			case err == nil:
 				won++
-			case errors.As(err, &ke) && ke.Kind == kernel.KindInvalid && ke.Field == "status":
+			case isInvalid(err, "status"):
 			default:
 				t.Fatalf("start %d: %v", i, err)
 			}

@@ -110,3 +110,11 @@ func MigratedDB(t testing.TB, databaseURL string) *sqldb.DB {
 	}
 	return db
 }
+
+// Contract runs a contract suite on every adapter set (EachAdapterSet), each run with
+// the implementation the module's factory opens: one line per suite in a test,
+// testenv.Contract(t, testenv.CourseAdapters, contracttest.CourseRepository).
+func Contract[F any](t *testing.T, factory func(AdapterSet, string) F, suite func(*testing.T, F)) {
+	t.Helper()
+	EachAdapterSet(t, func(t *testing.T, set AdapterSet, url string) { suite(t, factory(set, url)) })
+}
