@@ -92,9 +92,18 @@ func (h *handingBack) Subscribe(ctx context.Context, topic string) (<-chan *mess
 // Close hands the event in hand back, then closes the subscriber (which drains its
 // connection, so the nak goes out first).
 func (h *handingBack) Close() error {
-	h.once.Do(func() { close(h.closing) })
+	h.once.Do(func() {
+		close(h.closing)
+		// An event the router refused while draining was nacked just now: the watermill
+		// subscriber picks at random between sending that nak and its own close, so let
+		// it send the nak first.
+		time.Sleep(handBackGrace)
+	})
 	return h.Subscriber.Close()
 }
+
+// handBackGrace is the pause between handing an event back and closing the connection.
+const handBackGrace = 50 * time.Millisecond
 
 // durable creates (or finds) the durable consumer of (group, the partition of the
 // subscribed subject). It is never deleted by the subscription: its position is the
