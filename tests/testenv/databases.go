@@ -6,11 +6,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
@@ -24,8 +21,6 @@ const (
 	SQLite   = "sqlite"
 	Postgres = "postgres"
 )
-
-var warnOnce sync.Once
 
 // EachDatabase runs fn as a subtest per database, each with a fresh, empty database URL.
 // Without CREATORAPI_TEST_POSTGRES_URL the PostgreSQL run is skipped, loudly; under CI
@@ -44,16 +39,7 @@ func NewSQLiteURL(t testing.TB) string {
 
 // NewPostgresURL returns the URL of a new, empty schema dropped after the test.
 func NewPostgresURL(t testing.TB) string {
-	base := os.Getenv(PostgresURLVar)
-	if base == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not set under CI: the PostgreSQL suites must run", PostgresURLVar)
-		}
-		warnOnce.Do(func() {
-			fmt.Fprintf(os.Stderr, "\n*** PostgreSQL suites SKIPPED: set %s (e.g. postgres://postgres@127.0.0.1:5432/postgres) to run them ***\n\n", PostgresURLVar)
-		})
-		t.Skipf("PostgreSQL SKIPPED: %s is not set", PostgresURLVar)
-	}
+	base := serviceURL(t, PostgresURLVar, "PostgreSQL", "postgres://postgres@127.0.0.1:5432/postgres")
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	schema := "t_" + hex.EncodeToString(b[:])

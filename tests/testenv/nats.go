@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -27,23 +26,11 @@ const NATSURLVar = "CREATORAPI_TEST_NATS_URL"
 // NATSServerBinary is the nats-server the outage tests start themselves.
 const NATSServerBinary = "/usr/sbin/nats-server"
 
-var warnNATSOnce sync.Once
-
 // NATSURL returns CREATORAPI_TEST_NATS_URL; without it the test is skipped, loudly, and
 // under CI (CI=true) it fails.
 func NATSURL(t testing.TB) string {
 	t.Helper()
-	url := os.Getenv(NATSURLVar)
-	if url == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not set under CI: the NATS JetStream suites must run", NATSURLVar)
-		}
-		warnNATSOnce.Do(func() {
-			fmt.Fprintf(os.Stderr, "\n*** NATS JetStream suites SKIPPED: set %s (e.g. nats://127.0.0.1:4222) to run them ***\n\n", NATSURLVar)
-		})
-		t.Skipf("NATS SKIPPED: %s is not set", NATSURLVar)
-	}
-	return url
+	return serviceURL(t, NATSURLVar, "NATS JetStream", "nats://127.0.0.1:4222")
 }
 
 // UseNATS carries the service's events over the JetStream server at url, under a stream
