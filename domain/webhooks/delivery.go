@@ -35,7 +35,7 @@ type Delivery struct {
 	// first failure of the current cycle.
 	CycleAttempts int
 	CycleFailedAt *time.Time
-	NextAttemptAt *time.Time
+	NextAttemptAt *time.Time // set exactly while Pending (the dispatcher's claim relies on it)
 	LastAttemptAt *time.Time
 	LastStatus    int
 	LastError     string
