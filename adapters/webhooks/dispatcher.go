@@ -62,10 +62,17 @@ type Dispatcher struct {
 // before its result is recorded, so batches grow with the load (a batch costs about the
 // same round trips whatever its size); maxRecording bounds the results waiting, so that
 // claims pause when recording falls behind.
+//
+// recordLinger is how long a recorder lets results gather before it takes a batch that is
+// not full. A result is recorded after its receiver has it, so the wait adds nothing to a
+// webhook's latency; at 200 events/s it makes a transaction record about five attempts
+// instead of two. A crash meanwhile loses only records of attempts whose deliveries are
+// still leased, not finished: they are sent again when the lease expires (at least once).
 const (
 	recordBatch    = 128
 	recordFlushers = 4
 	maxRecording   = recordBatch * recordFlushers
+	recordLinger   = 25 * time.Millisecond
 )
 
 type pendingResult struct {
@@ -103,13 +110,35 @@ func (d *Dispatcher) tick(ctx context.Context) (int, bool, error) {
 	if free <= 0 {
 		return 0, false, nil
 	}
-	leases, err := d.app.Commands.ClaimDue.Handle(ctx, free, room)
+	// Deliveries the fan-out leased to this dispatcher go first, within the room; the
+	// claim fills what is left.
+	leases := d.signal.takeHanded(func(l webhooks.Lease) bool {
+		if free == 0 || room.Of(l.Endpoint.ID) <= 0 {
+			return false
+		}
+		free--
+		if room.InFlight == nil {
+			room.InFlight = map[string]int{}
+		}
+		room.InFlight[l.Endpoint.ID]++
+		return true
+	})
+	claimed, err := d.app.Commands.ClaimDue.Handle(ctx, free, room)
 	if err != nil {
-		return 0, false, err
+		d.start(leases)
+		return len(leases), false, err
 	}
+	free -= len(claimed)
+	leases = append(leases, claimed...)
 	if err := d.checkKey(ctx, leases); err != nil {
 		return 0, false, err
 	}
+	d.start(leases)
+	return len(leases), free == 0, nil
+}
+
+// start sends the leases, each in its own goroutine, counting them in flight.
+func (d *Dispatcher) start(leases []webhooks.Lease) {
 	d.mu.Lock()
 	for _, l := range leases {
 		d.inFlight[l.Endpoint.ID]++
@@ -119,7 +148,6 @@ func (d *Dispatcher) tick(ctx context.Context) (int, bool, error) {
 	for _, l := range leases {
 		go d.attempt(l)
 	}
-	return len(leases), len(leases) == free, nil
 }
 
 // checkKey releases every lease and fails when some endpoint cannot sign because this
@@ -206,6 +234,12 @@ func (d *Dispatcher) record(ctx context.Context, cmd command.RecordAttempt) comm
 
 func (d *Dispatcher) flush(ctx context.Context) {
 	for {
+		d.rmu.Lock()
+		short := len(d.queue) > 0 && len(d.queue) < recordBatch
+		d.rmu.Unlock()
+		if short {
+			time.Sleep(recordLinger)
+		}
 		d.rmu.Lock()
 		batch := d.queue
 		if len(batch) > recordBatch {

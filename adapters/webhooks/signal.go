@@ -2,14 +2,22 @@ package webhooks
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
 // Signal wakes the dispatcher: new deliveries were written, or room was freed. It is a
-// hint that coalesces; the dispatcher polls as well.
+// hint that coalesces; the dispatcher polls as well. It also carries the deliveries the
+// fan-out leased to this process's dispatcher (see CommitWaker.Hand).
 type Signal struct {
-	c chan struct{}
+	c       chan struct{}
+	leasing atomic.Bool // a dispatcher runs (Dispatcher.Run) and takes handed leases
+
+	mu     sync.Mutex
+	handed []webhooks.Lease
 }
 
 // NewSignal builds a signal.
@@ -26,6 +34,31 @@ func (s *Signal) Wake() {
 // C delivers wake-ups.
 func (s *Signal) C() <-chan struct{} { return s.c }
 
+func (s *Signal) hand(leases []webhooks.Lease) {
+	s.mu.Lock()
+	s.handed = append(s.handed, leases...)
+	s.mu.Unlock()
+	s.Wake()
+}
+
+// takeHanded removes and returns the handed leases keep accepts, in the order handed.
+func (s *Signal) takeHanded(keep func(webhooks.Lease) bool) []webhooks.Lease {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var taken []webhooks.Lease
+	rest := s.handed[:0]
+	for _, l := range s.handed {
+		if keep(l) {
+			taken = append(taken, l)
+		} else {
+			rest = append(rest, l)
+		}
+	}
+	clear(s.handed[len(rest):])
+	s.handed = rest
+	return taken
+}
+
 // CommitWaker wakes the dispatcher once the transaction in ctx has committed (the
 // fan-out's is a subscriber's batch, committed after its handlers return), so that the
 // claim that follows finds the new deliveries.
@@ -35,5 +68,28 @@ type CommitWaker struct{ Signal *Signal }
 func (w CommitWaker) Wake(ctx context.Context) {
 	if !sqldb.AfterCommit(ctx, w.Signal.Wake) {
 		w.Signal.Wake()
+	}
+}
+
+// maxHanded bounds the handed leases waiting for room (an endpoint at its limit): beyond
+// it, new deliveries wait for a claim instead.
+const maxHanded = 1024
+
+// Leasing implements the application's Handoff: only a running dispatcher takes leases,
+// and only while few wait for room.
+func (w CommitWaker) Leasing() bool {
+	if !w.Signal.leasing.Load() {
+		return false
+	}
+	w.Signal.mu.Lock()
+	defer w.Signal.mu.Unlock()
+	return len(w.Signal.handed) < maxHanded
+}
+
+// Hand implements the application's Handoff: the leases reach the dispatcher after the
+// commit that wrote them, never after a rollback (the rows then do not exist).
+func (w CommitWaker) Hand(ctx context.Context, leases []webhooks.Lease) {
+	if !sqldb.AfterCommit(ctx, func() { w.Signal.hand(leases) }) {
+		w.Signal.hand(leases)
 	}
 }

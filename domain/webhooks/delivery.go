@@ -106,6 +106,9 @@ type DeliveryFilter struct {
 type Deliveries interface {
 	// AddIfAbsent inserts d unless the endpoint already has a delivery of the event.
 	AddIfAbsent(ctx context.Context, d *Delivery) (bool, error)
+	// AddLeased is AddIfAbsent with d leased under token until until (the fan-out hands it
+	// to its own dispatcher).
+	AddLeased(ctx context.Context, d *Delivery, token string, until time.Time) (bool, error)
 	// Get returns NotFound unless the delivery exists in workspaceID.
 	Get(ctx context.Context, workspaceID, id string) (*Delivery, error)
 	Save(ctx context.Context, d *Delivery) error
