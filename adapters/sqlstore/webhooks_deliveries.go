@@ -20,12 +20,12 @@ const deliveryColumns = `id, workspace_id, subscription_id, event_id, event_type
 
 // WebhookDeliveries stores deliveries and their attempt log.
 type WebhookDeliveries struct {
-	db                        *sqldb.DB
-	insert, insertLeased      string
-	get, save, resend         string
-	attemptsOf                string   // expanded by sqlx.In per call
-	attemptTypes              []string // an attempt row's column types, for VALUES
-	page, pageAfter           string
+	db                   *sqldb.DB
+	insert, insertLeased string
+	get, save, resend    string
+	attemptsOf           string   // expanded by sqlx.In per call
+	attemptTypes         []string // an attempt row's column types, for VALUES
+	page, pageAfter      string
 }
 
 // NewWebhookDeliveries prepares the statements for db's dialect.

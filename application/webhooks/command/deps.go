@@ -77,7 +77,7 @@ type Deps struct {
 	Workspaces Workspaces
 	Mailer     Mailer
 	Waker      Waker
-	Handoff    Handoff // nil: every delivery waits for a claim
+	Handoff    Handoff             // nil: every delivery waits for a claim
 	Audit      platform.AuditTrail // endpoint changes by people and operators
 	IDs        platform.IDs
 	Clock      platform.Clock
