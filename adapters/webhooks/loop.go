@@ -7,12 +7,13 @@ import (
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
-// IdlePoll is the longest wait between two claims: it finds what no signal announces
-// (deliveries another instance fanned out, retries coming due). An idle poll is one
-// indexed read on the reader pool (no write transaction), so 10 per second cost little.
-// Signals come after the commit that made deliveries claimable (CommitWaker), or when
-// room was freed, so a signalled claim finds its rows at once and needs no re-polls.
-const IdlePoll = 100 * time.Millisecond
+// IdlePoll is the longest wait between two claims: it finds what neither a handoff nor a
+// signal announces (retries coming due, whose schedule counts in minutes; leases of a
+// crashed instance, which expire after 30 s; deliveries written by a process without a
+// dispatcher). The fan-out hands its deliveries to this process's dispatcher, and resends
+// and test events signal after their commit, so nothing new waits for this poll: once a
+// second keeps an idle instance's claims at one statement per second (it was ten).
+const IdlePoll = time.Second
 
 // Run claims and sends until stop is closed, then waits for attempts in flight to be
 // sent and recorded; claimed deliveries not yet sent are released, not sent.
