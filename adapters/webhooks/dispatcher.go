@@ -44,6 +44,9 @@ type Dispatcher struct {
 	keyCheck func(context.Context) error
 
 	stopping atomic.Bool // set when Run stops: attempts not yet sent give their lease back
+	// mayBeDue says that the last claim found deliveries (or could not look): more may be
+	// due, so freed room is claimed for, not only given to handed leases.
+	mayBeDue atomic.Bool
 
 	mu        sync.Mutex
 	idle      *sync.Cond
@@ -97,17 +100,22 @@ func (d *Dispatcher) VerifyKeyWith(check func(context.Context) error) { d.keyChe
 // Tick claims what the free room allows and starts sending it; it returns how many
 // deliveries it started.
 func (d *Dispatcher) Tick(ctx context.Context) (int, error) {
-	n, _, err := d.tick(ctx)
+	n, _, err := d.tick(ctx, true)
 	return n, err
 }
 
-// tick is Tick that also says whether the claim took all it could (then more may be due).
-func (d *Dispatcher) tick(ctx context.Context) (int, bool, error) {
+// tick is Tick that also says whether it filled the room (then more may be due). Without
+// claim it starts handed leases only, unless the last claim left due deliveries behind.
+func (d *Dispatcher) tick(ctx context.Context, claim bool) (int, bool, error) {
+	claim = claim || d.mayBeDue.Load()
 	d.mu.Lock()
 	free := min(d.limits.Global-d.total, maxRecording-d.recording)
 	room := webhooks.Room{PerEndpoint: d.limits.PerEndpoint, InFlight: maps.Clone(d.inFlight)}
 	d.mu.Unlock()
 	if free <= 0 {
+		if claim {
+			d.mayBeDue.Store(true)
+		}
 		return 0, false, nil
 	}
 	// Deliveries the fan-out leased to this dispatcher go first, within the room; the
@@ -123,13 +131,20 @@ func (d *Dispatcher) tick(ctx context.Context) (int, bool, error) {
 		room.InFlight[l.Endpoint.ID]++
 		return true
 	})
-	claimed, err := d.app.Commands.ClaimDue.Handle(ctx, free, room)
-	if err != nil {
-		d.start(leases)
-		return len(leases), false, err
+	if claim && free > 0 {
+		claimed, err := d.app.Commands.ClaimDue.Handle(ctx, free, room)
+		if err != nil {
+			d.start(leases)
+			return len(leases), false, err
+		}
+		free -= len(claimed)
+		// A claim that found nothing leaves nothing behind; one that found some may have
+		// left rows that its room (per endpoint, or in all) could not take.
+		d.mayBeDue.Store(len(claimed) > 0)
+		leases = append(leases, claimed...)
+	} else if claim {
+		d.mayBeDue.Store(true) // handed leases took the room: look when it frees
 	}
-	free -= len(claimed)
-	leases = append(leases, claimed...)
 	if err := d.checkKey(ctx, leases); err != nil {
 		return 0, false, err
 	}
@@ -272,7 +287,7 @@ func (d *Dispatcher) sent(endpoint string) {
 	d.total--
 	d.recording++
 	d.mu.Unlock()
-	d.signal.Wake() // room freed: more may be claimable
+	d.signal.poke() // room freed: for handed leases, and for a claim if more may be due
 }
 
 func (d *Dispatcher) recorded() {
@@ -284,7 +299,7 @@ func (d *Dispatcher) recorded() {
 	full := d.recording == maxRecording-1
 	d.mu.Unlock()
 	if full {
-		d.signal.Wake() // claims paused while recording was behind
+		d.signal.poke() // claims paused while recording was behind (mayBeDue is set)
 	}
 }
 

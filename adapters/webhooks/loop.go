@@ -24,16 +24,20 @@ func (d *Dispatcher) Run(stop <-chan struct{}) {
 	defer d.stopping.Store(true)
 	for {
 		timer := time.NewTimer(IdlePoll)
+		claim := true
 		select {
 		case <-stop:
 			timer.Stop()
 			return
 		case <-d.signal.C():
 			timer.Stop()
+		case <-d.signal.room:
+			timer.Stop()
+			claim = false // handed leases, or room freed: a claim only if more may be due
 		case <-timer.C:
 		}
 		for {
-			_, full, err := d.tick(context.Background())
+			_, full, err := d.tick(context.Background(), claim)
 			if err != nil {
 				d.logger.Error("claim webhook deliveries", "error", err)
 				break

@@ -13,15 +13,16 @@ import (
 // hint that coalesces; the dispatcher polls as well. It also carries the deliveries the
 // fan-out leased to this process's dispatcher (see CommitWaker.Hand).
 type Signal struct {
-	c       chan struct{}
-	leasing atomic.Bool // a dispatcher runs (Dispatcher.Run) and takes handed leases
+	c       chan struct{} // claim: deliveries may be due
+	room    chan struct{} // no claim needed: leases handed, or room freed
+	leasing atomic.Bool   // a dispatcher runs (Dispatcher.Run) and takes handed leases
 
 	mu     sync.Mutex
 	handed []webhooks.Lease
 }
 
 // NewSignal builds a signal.
-func NewSignal() *Signal { return &Signal{c: make(chan struct{}, 1)} }
+func NewSignal() *Signal { return &Signal{c: make(chan struct{}, 1), room: make(chan struct{}, 1)} }
 
 // Wake never blocks.
 func (s *Signal) Wake() {
@@ -34,11 +35,19 @@ func (s *Signal) Wake() {
 // C delivers wake-ups.
 func (s *Signal) C() <-chan struct{} { return s.c }
 
+// poke wakes the dispatcher to start handed leases within its room, without a claim.
+func (s *Signal) poke() {
+	select {
+	case s.room <- struct{}{}:
+	default:
+	}
+}
+
 func (s *Signal) hand(leases []webhooks.Lease) {
 	s.mu.Lock()
 	s.handed = append(s.handed, leases...)
 	s.mu.Unlock()
-	s.Wake()
+	s.poke()
 }
 
 // takeHanded removes and returns the handed leases keep accepts, in the order handed.
