@@ -3,6 +3,10 @@ package testenv
 import (
 	"context"
 	"fmt"
+	"github.com/creatorapi/creatorapi/adapters/clock"
+	"github.com/creatorapi/creatorapi/adapters/ids"
+	memaudit "github.com/creatorapi/creatorapi/adapters/memory/audit"
+	memmembers "github.com/creatorapi/creatorapi/adapters/memory/members"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,17 +18,17 @@ import (
 	memenrollments "github.com/creatorapi/creatorapi/adapters/memory/enrollments"
 	sqlcourses "github.com/creatorapi/creatorapi/adapters/sql/courses"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/courses/query"
 	domaincourses "github.com/creatorapi/creatorapi/domain/courses"
-	"github.com/creatorapi/creatorapi/domain/workspaces"
 )
 
 // AdapterSet chooses the implementations behind the swappable ports.
 type AdapterSet string
 
 // The adapter sets: the databases, as in production, or the in-memory twins where a
-// module has them (today courses and enrollments; other modules stay on the database).
+// module has them (today courses, enrollments, members and audit; other modules stay on
+// the database, and so do workspaces, whose rows the other modules' foreign keys need:
+// MemoryWorkspaces swaps them alone).
 const (
 	Databases AdapterSet = "databases"
 	Memory    AdapterSet = "memory"
@@ -40,7 +44,8 @@ func StartWith(t testing.TB, databaseURL string, o Options, extra ...fx.Option) 
 	t.Helper()
 	var opts []fx.Option
 	if o.Adapters == Memory {
-		opts = append(opts, MemoryCourses(memcourses.New()), MemoryEnrollments(memenrollments.New()))
+		opts = append(opts, MemoryCourses(memcourses.New()), MemoryEnrollments(memenrollments.New()),
+			MemoryMembers(memmembers.New()), MemoryAudit(memaudit.New(ids.NewULIDs(clock.System{}), clock.System{})))
 	}
 	return Start(t, databaseURL, append(opts, extra...)...)
 }
@@ -76,15 +81,7 @@ func CourseAdapters(set AdapterSet, databaseURL string) contracttest.CourseFacto
 		db := MigratedDB(t, databaseURL)
 		return contracttest.CourseAdapters{
 			Repo: sqlcourses.NewRepository(db), Reads: sqlcourses.NewReads(db), Catalog: sqlcourses.NewCatalog(db),
-			NewWorkspace: func(t *testing.T) string {
-				t.Helper()
-				id := newWorkspaceID(t)
-				w := &workspaces.Workspace{ID: id, Name: id, OwnerEmail: "owner@example.com", CreatedAt: Epoch}
-				if err := sqlstore.NewWorkspaces(db).Add(context.Background(), w); err != nil {
-					t.Fatalf("add workspace: %v", err)
-				}
-				return id
-			},
+			NewWorkspace: func(t *testing.T) string { return addContractWorkspace(t, db) },
 		}
 	}
 }

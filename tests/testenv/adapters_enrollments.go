@@ -3,6 +3,7 @@ package testenv
 import (
 	"context"
 	"fmt"
+	sqlworkspaces "github.com/creatorapi/creatorapi/adapters/sql/workspaces"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -79,7 +80,7 @@ func addContractWorkspace(t *testing.T, db *sqldb.DB) string {
 	t.Helper()
 	id := newWorkspaceID(t)
 	w := &workspaces.Workspace{ID: id, Name: id, OwnerEmail: "owner@example.com", CreatedAt: Epoch}
-	if err := sqlstore.NewWorkspaces(db).Add(context.Background(), w); err != nil {
+	if err := sqlworkspaces.NewStore(db).Add(context.Background(), w); err != nil {
 		t.Fatalf("add workspace: %v", err)
 	}
 	return id

@@ -25,7 +25,7 @@ func Orders() fx.Option {
 		fx.Provide(
 			sqlstore.NewOrders,
 			sqlstore.NewOrderReads,
-			func(kit platform.Kit, repo *sqlstore.Orders, rm *sqlstore.OrderReads, ws *sqlstore.Workspaces,
+			func(kit platform.Kit, repo *sqlstore.Orders, rm *sqlstore.OrderReads, ws platform.WorkspaceDirectory,
 				st *sqlstore.Students, crs courses.Application, enr enrollments.Application) orders.Application {
 				return orders.New(command.Deps{
 					Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws, Students: st, Courses: orderCatalog{app: crs},

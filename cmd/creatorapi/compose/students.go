@@ -22,7 +22,7 @@ func Students() fx.Option {
 			func(db *sqldb.DB, crs courses.Application, ens enrollments.Application) *sqlstore.StudentReads {
 				return sqlstore.NewStudentReads(db, studentCourseLessons{app: crs}, studentEnrollmentHistory{app: ens})
 			},
-			func(kit platform.Kit, repo *sqlstore.Students, rm *sqlstore.StudentReads, ws *sqlstore.Workspaces) students.Application {
+			func(kit platform.Kit, repo *sqlstore.Students, rm *sqlstore.StudentReads, ws platform.WorkspaceDirectory) students.Application {
 				return students.New(command.Deps{Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws})
 			},
 			apiEndpoints(v1.StudentEndpoints),
