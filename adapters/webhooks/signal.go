@@ -81,8 +81,9 @@ func (w CommitWaker) Wake(ctx context.Context) {
 }
 
 // maxHanded bounds the handed leases waiting for room (an endpoint at its limit): beyond
-// it, new deliveries wait for a claim instead.
-const maxHanded = 1024
+// it, new deliveries are written unleased and wait for a claim, which any instance can make
+// (a lease waiting here is this instance's alone until it is sent or released).
+const maxHanded = 128
 
 // Leasing implements the application's Handoff: only a running dispatcher takes leases,
 // and only while few wait for room.
