@@ -9,7 +9,7 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	keyquery "github.com/creatorapi/creatorapi/application/keys/query"
 	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -17,7 +17,7 @@ import (
 func TestDashboardOverviewChartsAndRequestCounts(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		var m members.Application
-		var usage *sqlstore.KeyUsage
+		var usage *keyquery.UsageBuffer
 		env := testenv.Start(t, dbURL, fx.Populate(&m, &usage))
 		d := dashEnv{Env: env, Members: m}
 		ws := d.CreateWorkspace(t, "Charts")

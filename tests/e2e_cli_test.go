@@ -134,6 +134,23 @@ func buildBinary(t *testing.T) string {
 	return bin
 }
 
+// binaryCLI returns a runner of one-shot commands of bin with the environment env: the
+// standard output, or the test fails with the standard error.
+func binaryCLI(t *testing.T, bin string, env []string) func(args ...string) []byte {
+	return func(args ...string) []byte {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("creatorapi %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		}
+		return out
+	}
+}
+
 func freeAddr(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -2,8 +2,6 @@ package tests
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"testing"
 
 	"go.uber.org/fx"
@@ -47,10 +45,7 @@ func TestEnrollmentCommandsOnMemoryAdapters(t *testing.T) {
 	}
 	grant := command.GrantEnrollment{WorkspaceID: ws, StudentID: student, CourseID: course.ID, Source: "api"}
 	_, err = app.Commands.GrantEnrollment.Handle(ctx, grant)
-	var ke *kernel.Error
-	if !errors.As(err, &ke) || ke.Field != "courseId" {
-		t.Fatalf("grant on a draft course: %v; want invalid courseId", err)
-	}
+	wantInvalid(t, err, "courseId") // a draft course
 	mod, err := crs.Commands.AddModule.Handle(ctx, coursecmd.AddModule{WorkspaceID: ws, CourseID: course.ID, Title: "Basics"})
 	if err != nil {
 		t.Fatalf("add module: %v", err)
@@ -74,16 +69,10 @@ func TestEnrollmentCommandsOnMemoryAdapters(t *testing.T) {
 		created bool
 		err     error
 	}, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			up, err := app.Commands.GrantEnrollment.Handle(ctx, grant)
-			results[i].id, results[i].created, results[i].err = up.Value.ID, up.Created, err
-		}()
-	}
-	wg.Wait()
+	concurrently(n, func(i int) {
+		up, err := app.Commands.GrantEnrollment.Handle(ctx, grant)
+		results[i].id, results[i].created, results[i].err = up.Value.ID, up.Created, err
+	})
 	created := 0
 	for i, r := range results {
 		if r.err != nil {

@@ -33,6 +33,7 @@ type eventsApp struct {
 	Ledger *watermill.Ledger
 	Router *watermill.Router
 	Ret    *watermill.Retention
+	Pos    *watermill.Positions
 }
 
 func startEventsApp(t *testing.T, cfg compose.Config, opts ...fx.Option) *eventsApp {
@@ -48,7 +49,7 @@ func (a *eventsApp) start(t *testing.T) {
 	all := append([]fx.Option{
 		compose.Modules(a.cfg), compose.Workers(),
 		fx.Replace(fx.Annotate(clock.NewManual(testenv.Epoch), fx.As(new(platform.Clock)))),
-		fx.Populate(&a.DB, &a.Pub, &a.Tx, &a.Ledger, &a.Router, &a.Ret),
+		fx.Populate(&a.DB, &a.Pub, &a.Tx, &a.Ledger, &a.Router, &a.Ret, &a.Pos),
 	}, a.opts...)
 	a.app = fx.New(all...)
 	if err := a.app.Err(); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/creatorapi/creatorapi/adapters/ratelimit"
+	sqlkeys "github.com/creatorapi/creatorapi/adapters/sql/keys"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/analytics/command"
@@ -76,7 +77,7 @@ func hotPaths(db *sqldb.DB) []hotPath {
 	deliveries := sqlstore.NewWebhookDeliveries(db)
 	dispatch := sqlstore.NewWebhookDispatch(db, subs)
 	projection := sqlstore.NewAnalyticsProjection(db)
-	keys := sqlstore.NewKeys(db)
+	keys := sqlkeys.NewRepository(db)
 	limits := ratelimit.NewDatabase(db)
 	now := time.Now().UTC()
 	return []hotPath{
@@ -127,7 +128,7 @@ func hotPaths(db *sqldb.DB) []hotPath {
 			if err := projection.SaveEnrollment(ctx, "ws_0000501", "enr_000100500", command.EnrollmentState{}); err != nil {
 				return err
 			}
-			return projection.Advance(ctx, "evt_new", now, now)
+			return projection.Advance(ctx, "ws_0000501", "evt_new", now, now)
 		}},
 		{"API request", func(ctx context.Context) error {
 			if _, err := keys.FindByLookup(ctx, "lk000050000"); err != nil {
@@ -354,7 +355,8 @@ func loadMillion(t *testing.T, db *sqlx.DB) {
 		 SELECT 'ws_' || lpad(w::text, 7, '0'), d, 'usd', 100, 1 FROM generate_series(1, 1000) w, generate_series(20200, 20565) d`,
 		`INSERT INTO analytics_enrollments (workspace_id, enrollment_id, revoked_day)
 		 SELECT 'ws_' || lpad((g % 1000 + 1)::text, 7, '0'), 'enr_' || lpad(g::text, 9, '0'), NULL FROM generate_series(1, 200000) g`,
-		`INSERT INTO analytics_progress VALUES ('analytics-projection', 'evt_x', now(), now())`,
+		`INSERT INTO analytics_progress (workspace_id, last_event_id, last_event_at, applied_at)
+		 SELECT 'ws_' || lpad(w::text, 7, '0'), 'evt_x', now(), now() FROM generate_series(1, 1000) w`,
 	}
 	steps = append(steps, rebuild...)
 	steps = append(steps, `UPDATE pg_class SET reltuples = -1, relpages = 0 WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r'`)

@@ -70,6 +70,26 @@ func TestWebhookEndToEndInTheBackground(t *testing.T) {
 	})
 }
 
+// postStudent creates a student through the operator API of the instance at adminAddr;
+// a failure is reported on t and returns false.
+func postStudent(t *testing.T, client *http.Client, adminAddr, token, workspaceID, email string) bool {
+	raw, _ := json.Marshal(map[string]string{"email": email})
+	req, _ := http.NewRequest(http.MethodPost, "http://"+adminAddr+"/internal/v1/workspaces/"+workspaceID+"/students", bytes.NewReader(raw))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Errorf("post student: %v", err)
+		return false
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		t.Errorf("post student: status %d", resp.StatusCode)
+		return false
+	}
+	return true
+}
+
 // kill -9 during 1,000 deliveries, restart: every event arrives (duplicates allowed).
 func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 	if testing.Short() {
@@ -84,18 +104,7 @@ func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 			"CREATORAPI_ADMIN_TOKEN=e2e-token-0123456789abcdef0123456789", "CREATORAPI_WEBHOOK_ALLOW_PRIVATE=true",
 			"CREATORAPI_WEBHOOK_RETRY_SCHEDULE=1s,2s,5s", "CREATORAPI_LOG_LEVEL=warn",
 		)
-		cli := func(args ...string) []byte {
-			t.Helper()
-			cmd := exec.Command(bin, args...)
-			cmd.Env = vars
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("creatorapi %v: %v\n%s", args, err, stderr.String())
-			}
-			return out
-		}
+		cli := binaryCLI(t, bin, vars)
 		rc := testenv.NewReceiver(t)
 		// The first 100 deliveries are answered at once; after them the receiver stalls
 		// (each request waits 2 s) until the kill, so the kill always lands with most
@@ -145,18 +154,7 @@ func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 			go func(w int) {
 				defer wg.Done()
 				for i := w; i < total; i += 8 {
-					raw, _ := json.Marshal(map[string]string{"email": fmt.Sprintf("s%04d@example.com", i)})
-					req, _ := http.NewRequest(http.MethodPost, "http://"+adminAddr+"/internal/v1/workspaces/"+ws.ID+"/students", bytes.NewReader(raw))
-					req.Header.Set("Authorization", "Bearer e2e-token-0123456789abcdef0123456789")
-					req.Header.Set("Content-Type", "application/json")
-					resp, err := http.DefaultClient.Do(req)
-					if err != nil {
-						t.Errorf("post student: %v", err)
-						return
-					}
-					resp.Body.Close()
-					if resp.StatusCode != http.StatusCreated {
-						t.Errorf("post student: status %d", resp.StatusCode)
+					if !postStudent(t, http.DefaultClient, adminAddr, "e2e-token-0123456789abcdef0123456789", ws.ID, fmt.Sprintf("s%04d@example.com", i)) {
 						return
 					}
 					posted.Add(1)

@@ -45,3 +45,32 @@ func parallel(n int, fn func(i int) error) []error {
 	wg.Wait()
 	return errs
 }
+
+// addedOnce runs add n times at once (add(i) reports whether candidate i was stored:
+// added, revoked, ...), fails on an error or unless exactly one was, and returns it.
+func addedOnce(t *testing.T, n int, add func(i int) (bool, error)) int {
+	t.Helper()
+	added := make([]bool, n)
+	for i, err := range parallel(n, func(i int) error {
+		var err error
+		added[i], err = add(i)
+		return err
+	}) {
+		if err != nil {
+			t.Fatalf("add %d: %v", i, err)
+		}
+	}
+	won := -1
+	for i, ok := range added {
+		if ok {
+			if won >= 0 {
+				t.Fatalf("candidates %d and %d were both added", won, i)
+			}
+			won = i
+		}
+	}
+	if won < 0 {
+		t.Fatal("no candidate was added")
+	}
+	return won
+}

@@ -123,28 +123,7 @@ func EnrollmentRepository(t *testing.T, open EnrollmentFactory) {
 		for i := range candidates {
 			candidates[i] = newEnrollment(t, ws, student, course, i)
 		}
-		added := make([]bool, n)
-		for i, err := range parallel(n, func(i int) error {
-			var err error
-			added[i], err = a.Repo.Add(ctx, candidates[i])
-			return err
-		}) {
-			if err != nil {
-				t.Fatalf("add %d: %v", i, err)
-			}
-		}
-		won := -1
-		for i, ok := range added {
-			if ok {
-				if won >= 0 {
-					t.Fatalf("candidates %d and %d were both added", won, i)
-				}
-				won = i
-			}
-		}
-		if won < 0 {
-			t.Fatal("no candidate was added")
-		}
+		won := addedOnce(t, n, func(i int) (bool, error) { return a.Repo.Add(ctx, candidates[i]) })
 		got, err := a.Repo.GetByPair(ctx, ws, student, course)
 		if err != nil || got.ID != candidates[won].ID {
 			t.Fatalf("pair holds %v, %v; want the winner %s", got, err, candidates[won].ID)

@@ -31,3 +31,11 @@ func (db *DB) ForUpdate() string {
 	}
 	return ""
 }
+
+// IsSerializationFailure tells whether err is PostgreSQL's refusal to commit or continue
+// a transaction that conflicted with a concurrent one (40001) or deadlocked (40P01): the
+// whole transaction must be retried from a fresh snapshot, never the statement alone.
+func IsSerializationFailure(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40001" || pgErr.Code == "40P01")
+}

@@ -11,9 +11,6 @@ import (
 	"github.com/creatorapi/creatorapi/application/analytics/command"
 )
 
-// AnalyticsProgressKey names the projection's row in analytics_progress.
-const AnalyticsProgressKey = "analytics-projection"
-
 // AnalyticsProjection writes the analytics read model with additive upserts, through
 // the transaction in the context (the consumer's batch transaction).
 type AnalyticsProjection struct {
@@ -45,8 +42,8 @@ func NewAnalyticsProjection(db *sqldb.DB) *AnalyticsProjection {
 		enrollment: db.Rebind(`SELECT revoked_day FROM analytics_enrollments WHERE workspace_id = ? AND enrollment_id = ?`),
 		saveEnr: db.Rebind(`INSERT INTO analytics_enrollments (workspace_id, enrollment_id, revoked_day) VALUES (?, ?, ?)
 			ON CONFLICT (workspace_id, enrollment_id) DO UPDATE SET revoked_day = excluded.revoked_day`),
-		advance: db.Rebind(`INSERT INTO analytics_progress (consumer, last_event_id, last_event_at, applied_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT (consumer) DO UPDATE SET last_event_id = excluded.last_event_id,
+		advance: db.Rebind(`INSERT INTO analytics_progress (workspace_id, last_event_id, last_event_at, applied_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (workspace_id) DO UPDATE SET last_event_id = excluded.last_event_id,
 			last_event_at = excluded.last_event_at, applied_at = excluded.applied_at`),
 		// A rebuild empties every table of the read model (all workspaces at once).
 		reset: []string{`DELETE FROM analytics_revenue_daily`, `DELETE FROM analytics_activity_daily`,
@@ -103,9 +100,9 @@ func (p *AnalyticsProjection) SaveEnrollment(ctx context.Context, workspaceID, e
 	return nil
 }
 
-// Advance records the last event applied.
-func (p *AnalyticsProjection) Advance(ctx context.Context, eventID string, eventAt, appliedAt time.Time) error {
-	if _, err := p.db.Write(ctx).ExecContext(ctx, p.advance, AnalyticsProgressKey, eventID, eventAt.UTC(), appliedAt.UTC()); err != nil {
+// Advance records the last event of the workspace applied.
+func (p *AnalyticsProjection) Advance(ctx context.Context, workspaceID, eventID string, eventAt, appliedAt time.Time) error {
+	if _, err := p.db.Write(ctx).ExecContext(ctx, p.advance, workspaceID, eventID, eventAt.UTC(), appliedAt.UTC()); err != nil {
 		return fmt.Errorf("advance analytics progress: %w", err)
 	}
 	return nil

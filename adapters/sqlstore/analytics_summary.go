@@ -16,14 +16,14 @@ import (
 // a sum over at most N rows per currency and N activity rows, by primary-key prefix.
 type AnalyticsSummary struct {
 	db                          *sqldb.DB
-	caughtUp                    func(ctx context.Context) (bool, error)
+	caughtUp                    func(ctx context.Context, workspaceID string) (bool, error)
 	revenue, activity, progress string
 }
 
 // NewAnalyticsSummary prepares the statements; caughtUp tells whether the projection's
 // consumer has consumed every event of the outbox (the events adapter answers it).
 // Sums of BIGINT are NUMERIC on PostgreSQL: cast back so both engines scan an int64.
-func NewAnalyticsSummary(db *sqldb.DB, caughtUp func(ctx context.Context) (bool, error)) *AnalyticsSummary {
+func NewAnalyticsSummary(db *sqldb.DB, caughtUp func(ctx context.Context, workspaceID string) (bool, error)) *AnalyticsSummary {
 	return &AnalyticsSummary{
 		db: db, caughtUp: caughtUp,
 		revenue: db.Rebind(`SELECT currency, CAST(SUM(gross) AS BIGINT) AS gross, CAST(SUM(refunded) AS BIGINT) AS refunded,
@@ -37,7 +37,7 @@ func NewAnalyticsSummary(db *sqldb.DB, caughtUp func(ctx context.Context) (bool,
 			CAST(COALESCE(SUM(cohort_completed), 0) AS BIGINT) AS cohort_completed,
 			CAST(COALESCE(SUM(lessons_completed), 0) AS BIGINT) AS lessons_completed
 			FROM analytics_activity_daily WHERE workspace_id = ? AND day >= ? AND day < ?`),
-		progress: db.Rebind(`SELECT last_event_at FROM analytics_progress WHERE consumer = ?`),
+		progress: db.Rebind(`SELECT last_event_at FROM analytics_progress WHERE workspace_id = ?`),
 	}
 }
 
@@ -79,10 +79,11 @@ func (a *AnalyticsSummary) Counts(ctx context.Context, workspaceID string, start
 	return out, nil
 }
 
-// AsOf is now when the projection's consumer has consumed the whole outbox, else the
-// time of the last event it applied (the zero time if it applied none yet).
-func (a *AnalyticsSummary) AsOf(ctx context.Context, now time.Time) (time.Time, error) {
-	ok, err := a.caughtUp(ctx)
+// AsOf is now when the projection's consumer has consumed the whole outbox in the
+// workspace's partition, else the time of the workspace's last event it applied (the zero
+// time if it applied none yet).
+func (a *AnalyticsSummary) AsOf(ctx context.Context, workspaceID string, now time.Time) (time.Time, error) {
+	ok, err := a.caughtUp(ctx, workspaceID)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -90,7 +91,7 @@ func (a *AnalyticsSummary) AsOf(ctx context.Context, now time.Time) (time.Time, 
 		return now, nil
 	}
 	var last time.Time
-	err = a.db.Read(ctx).GetContext(ctx, &last, a.progress, AnalyticsProgressKey)
+	err = a.db.Read(ctx).GetContext(ctx, &last, a.progress, workspaceID)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return time.Time{}, fmt.Errorf("analytics progress: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ThreeDotsLabs/watermill/message"
 
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
 )
 
@@ -36,8 +37,11 @@ func (r *Router) deliver(ctx context.Context, c events.Consumer, msg *message.Me
 			return nil
 		}
 		var dbErr savepointError
-		if errors.As(err, &dbErr) || ctx.Err() != nil {
-			return err // stopping, past the ack deadline, or the transaction is broken
+		if errors.As(err, &dbErr) || ctx.Err() != nil || sqldb.IsSerializationFailure(err) {
+			// Stopping, past the ack deadline, or the transaction is broken or conflicted
+			// with another (in its snapshot a retry would fail alike): nack, and the batch
+			// comes again in a new transaction.
+			return err
 		}
 		if attempt >= r.cfg.Attempts {
 			return r.park(ctx, c, ev, msg.Payload, err, attempt)

@@ -9,46 +9,76 @@ import (
 	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/events"
 )
 
 // Positions answers where consumer groups stand in the stream, and moves one back to
-// the start (a projection rebuild).
+// the start (a projection rebuild). A consumer has one position per partition of the
+// layout (Part.Group()); it is caught up when every partition is.
 type Positions struct {
-	db                                  *sqldb.DB
-	behind, rewind, forget, list, first string
+	db                   *sqldb.DB
+	parts                int
+	rewind, forget, list string
+	first                string
 }
 
-// NewPositions prepares the statements of db's dialect.
-func NewPositions(db *sqldb.DB) *Positions {
-	p := &Positions{db: db,
+// NewPositions prepares the statements of db's dialect for a layout of parts partitions.
+func NewPositions(db *sqldb.DB, parts Partitions) *Positions {
+	p := &Positions{db: db, parts: max(int(parts), 1),
 		forget: db.Rebind(`DELETE FROM event_processed WHERE consumer = ?`),
 		list:   `SELECT consumer_group FROM watermill_offsets_events ORDER BY consumer_group`,
 		first:  `SELECT payload FROM watermill_events ORDER BY "offset" LIMIT 1`,
+		// Every partition of every layout: the consumer's name, and "name/pXofN".
+		rewind: db.Rebind(`UPDATE watermill_offsets_events SET offset_acked = 0 WHERE consumer_group = ? OR consumer_group LIKE ?`),
 	}
 	if db.Dialect == sqldb.Postgres {
-		// Groups advance in (transaction_id, offset) order, the outbox's primary key. A group
-		// without a row yet (never subscribed) is behind any event. The ORDER BY ... LIMIT 1
-		// inside keeps the seek on the primary key: as a bare EXISTS the planner expects a
-		// third of the outbox to match and scans it from the start (75 ms at a million rows,
-		// on every subscriber wakeup).
-		p.behind = `SELECT EXISTS (SELECT 1 FROM (SELECT 1 FROM watermill_events WHERE (transaction_id, "offset") > (
-			COALESCE((SELECT last_processed_transaction_id FROM watermill_offsets_events WHERE consumer_group = $1), '0'::xid8),
-			COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = $1), 0))
-			ORDER BY transaction_id, "offset" LIMIT 1) next)`
-		p.rewind = `UPDATE watermill_offsets_events SET offset_acked = 0, last_processed_transaction_id = '0'::xid8 WHERE consumer_group = $1`
+		p.rewind = `UPDATE watermill_offsets_events SET offset_acked = 0, last_processed_transaction_id = '0'::xid8
+			WHERE consumer_group = $1 OR consumer_group LIKE $2`
 		p.first = `SELECT payload FROM watermill_events ORDER BY transaction_id, "offset" LIMIT 1`
-	} else {
-		p.behind = `SELECT EXISTS (SELECT 1 FROM watermill_events WHERE "offset" >
-			COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = ?), 0))`
-		p.rewind = `UPDATE watermill_offsets_events SET offset_acked = 0 WHERE consumer_group = ?`
 	}
 	return p
 }
 
-// CaughtUp tells whether group has consumed every event committed so far.
-func (p *Positions) CaughtUp(ctx context.Context, group string) (bool, error) {
+// behindQuery tells whether events of partition part of parts lie beyond group $1's position.
+func (p *Positions) behindQuery(parts, part int) string {
+	if p.db.Dialect == sqldb.Postgres {
+		// Groups advance in (transaction_id, offset) order, the outbox's primary key. A group
+		// without a row yet (never subscribed) is behind any event. The ORDER BY ... LIMIT 1
+		// inside keeps the seek on the primary key (or the layout's index): as a bare EXISTS
+		// the planner expects a third of the outbox to match and scans it from the start
+		// (75 ms at a million rows, on every subscriber wakeup).
+		return `SELECT EXISTS (SELECT 1 FROM (SELECT 1 FROM watermill_events WHERE ` + partitionFilter(parts, part) + `(transaction_id, "offset") > (
+			COALESCE((SELECT last_processed_transaction_id FROM watermill_offsets_events WHERE consumer_group = $1), '0'::xid8),
+			COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = $1), 0))
+			ORDER BY transaction_id, "offset" LIMIT 1) next)`
+	}
+	return `SELECT EXISTS (SELECT 1 FROM watermill_events WHERE ` + partitionFilter(parts, part) + `"offset" >
+		COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = ?), 0))`
+}
+
+// CaughtUp tells whether consumer has consumed every event committed so far, in every
+// partition of the layout.
+func (p *Positions) CaughtUp(ctx context.Context, consumer string) (bool, error) {
+	for part := range p.parts {
+		ok, err := p.partCaughtUp(ctx, consumer, part, p.parts)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// WorkspaceCaughtUp tells whether consumer has consumed every event committed so far in
+// the workspace's partition (so every event of the workspace).
+func (p *Positions) WorkspaceCaughtUp(ctx context.Context, consumer, workspaceID string) (bool, error) {
+	return p.partCaughtUp(ctx, consumer, events.PartitionOf(workspaceID, p.parts), p.parts)
+}
+
+// partCaughtUp tells whether consumer's partition part of parts is at the outbox head.
+func (p *Positions) partCaughtUp(ctx context.Context, consumer string, part, parts int) (bool, error) {
 	var behind bool
-	if err := p.db.Read(ctx).GetContext(ctx, &behind, p.behind, group); err != nil {
+	group := PartGroup(consumer, part, parts)
+	if err := p.db.Read(ctx).GetContext(ctx, &behind, p.behindQuery(parts, part), group); err != nil {
 		return false, fmt.Errorf("position of %s: %w", group, err)
 	}
 	return !behind, nil
@@ -63,13 +93,13 @@ func (p *Positions) Groups(ctx context.Context) ([]string, error) {
 	return gs, nil
 }
 
-// Rewind moves group back to the start of the outbox and forgets which events it
+// Rewind moves every partition of group back to the start of the outbox and forgets which events it
 // applied, in the transaction of ctx: the running subscriber delivers the whole stream
 // again on its next poll. On PostgreSQL the update waits for the group's batch in flight
 // (which holds the offsets row) and then holds the row, so call it before touching the
 // group's read model in the same transaction.
 func (p *Positions) Rewind(ctx context.Context, group string) error {
-	if _, err := p.db.Write(ctx).ExecContext(ctx, p.rewind, group); err != nil {
+	if _, err := p.db.Write(ctx).ExecContext(ctx, p.rewind, group, group+"/p%"); err != nil {
 		return fmt.Errorf("rewind %s: %w", group, err)
 	}
 	if _, err := p.db.Write(ctx).ExecContext(ctx, p.forget, group); err != nil {

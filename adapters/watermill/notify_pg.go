@@ -119,10 +119,11 @@ func (l *Listener) listen(ctx context.Context, conn *sql.Conn) error {
 				}
 				return err
 			}
-			if n.Payload != "" && n.Payload == l.wake.instance {
+			from, keys := parseNotification(n.Payload)
+			if from != "" && from == l.wake.instance {
 				continue // our own commit: its in-process signal already woke us
 			}
-			l.wake.Notify()
+			l.wake.Notify(keys...)
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	wm "github.com/ThreeDotsLabs/watermill"
@@ -43,7 +44,7 @@ type Outbox struct {
 // SchemaFor returns the schema adapter of the dialect.
 func SchemaFor(d sqldb.Dialect) wsql.SchemaAdapter {
 	if d == sqldb.Postgres {
-		return wsql.DefaultPostgreSQLSchema{}
+		return postgresSchema{}
 	}
 	return SQLiteSchema{}
 }
@@ -96,7 +97,20 @@ func (o *Outbox) Publish(ctx context.Context, evs ...events.Event) error {
 	if err := pub.Publish(Topic, msgs...); err != nil {
 		return fmt.Errorf("outbox publish: %w", err)
 	}
-	return o.signal(ctx, tx)
+	return o.signal(ctx, tx, partitionKeys(evs))
+}
+
+// partitionKeys lists the distinct partition keys of evs (usually one: a command changes
+// one workspace).
+func partitionKeys(evs []events.Event) []uint32 {
+	keys := make([]uint32, 0, 1)
+	for _, ev := range evs {
+		k := events.PartitionKey(ev.WorkspaceID)
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 // signal arranges the wakeups; PostgreSQL delivers the notification only on commit
@@ -104,16 +118,16 @@ func (o *Outbox) Publish(ctx context.Context, evs ...events.Event) error {
 // are signalled in-process after the commit, the notification carries the instance's
 // name and its own listener skips it (one wakeup per commit, not two); inside a
 // subscriber's transaction, whose commit fires no hook, it carries none.
-func (o *Outbox) signal(ctx context.Context, tx sqldb.Querier) error {
+func (o *Outbox) signal(ctx context.Context, tx sqldb.Querier, keys []uint32) error {
 	if o.wake == nil {
 		return nil
 	}
 	from := ""
-	if sqldb.AfterCommit(ctx, o.wake.Notify) {
+	if sqldb.AfterCommit(ctx, func() { o.wake.Notify(keys...) }) {
 		from = o.wake.instance
 	}
 	if o.db.Dialect == sqldb.Postgres {
-		if _, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, from); err != nil {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, notification(from, keys)); err != nil {
 			return fmt.Errorf("outbox notify: %w", err)
 		}
 	}

@@ -1,19 +1,51 @@
 package watermill
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
+	"github.com/ThreeDotsLabs/watermill/message"
+
+	"github.com/creatorapi/creatorapi/application/events"
 )
 
-// postgresSchema is watermill-sql's PostgreSQL schema with a poll that seeks. The
-// default poll selects `(transaction_id = X AND offset > Y) OR transaction_id > X`, which
-// the planner answers by walking the primary key from the oldest retained event and
-// filtering: with a month of events retained (or many written by one transaction) each
-// poll read about a million index entries (300 ms). The row comparison below is the same
-// condition as one index range, so a poll reads only what lies past the position.
+// postgresSchema is watermill-sql's PostgreSQL schema with a poll that seeks, and with
+// partitions. The default poll selects `(transaction_id = X AND offset > Y) OR
+// transaction_id > X`, which the planner answers by walking the primary key from the
+// oldest retained event and filtering: with a month of events retained (or many written
+// by one transaction) each poll read about a million index entries (300 ms). The row
+// comparison below is the same condition as one index range, so a poll reads only what
+// lies past the position. A partition's poll adds `partition_key % Parts = Part`, the
+// leading expression of the layout's index (ensureLayoutIndex), so it stays one range
+// scan whatever the other partitions hold.
 type postgresSchema struct {
 	wsql.DefaultPostgreSQLSchema
+	Parts, Part int // the subscriber's partition; Parts <= 1: the whole stream
+}
+
+// InsertQuery stores each event's partition key (events.PartitionKey of its workspace).
+func (s postgresSchema) InsertQuery(topic string, msgs message.Messages) (wsql.Query, error) {
+	if len(msgs) == 0 {
+		return wsql.Query{}, fmt.Errorf("no messages to insert into topic %s", topic)
+	}
+	var b strings.Builder
+	args := make([]any, 0, 4*len(msgs))
+	for i, msg := range msgs {
+		metadata, err := json.Marshal(msg.Metadata)
+		if err != nil {
+			return wsql.Query{}, fmt.Errorf("marshal metadata of message %s: %w", msg.UUID, err)
+		}
+		if i > 0 {
+			b.WriteString(",")
+		}
+		n := 4 * i
+		fmt.Fprintf(&b, "($%d,$%d,$%d,pg_current_xact_id(),$%d)", n+1, n+2, n+3, n+4)
+		args = append(args, msg.UUID, []byte(msg.Payload), metadata, int64(events.PartitionKey(msg.Metadata.Get(MetaWorkspaceID))))
+	}
+	return wsql.Query{Query: `INSERT INTO ` + s.MessagesTable(topic) +
+		` (uuid, payload, metadata, transaction_id, partition_key) VALUES ` + b.String(), Args: args}, nil
 }
 
 func (s postgresSchema) SelectQuery(topic, consumerGroup string, offsets wsql.OffsetsAdapter) wsql.Query {
@@ -25,10 +57,19 @@ func (s postgresSchema) SelectQuery(topic, consumerGroup string, offsets wsql.Of
 	return wsql.Query{Query: `
 		WITH last_processed AS (` + next.Query + `)
 		SELECT "offset", transaction_id, uuid, payload, metadata FROM ` + s.MessagesTable(topic) + `
-		WHERE (transaction_id, "offset") > (
+		WHERE ` + partitionFilter(s.Parts, s.Part) + `(transaction_id, "offset") > (
 				(SELECT last_processed_transaction_id FROM last_processed),
 				(SELECT offset_acked FROM last_processed))
 			AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
 		ORDER BY transaction_id ASC, "offset" ASC
 		LIMIT ` + fmt.Sprintf("%d", batch), Args: next.Args}
+}
+
+// partitionFilter is the poll's condition for partition part of parts, as literals: the
+// expression must match the layout index's text for either planner to use it.
+func partitionFilter(parts, part int) string {
+	if parts <= 1 {
+		return ""
+	}
+	return fmt.Sprintf("partition_key %% %d = %d AND ", parts, part)
 }

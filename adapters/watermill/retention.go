@@ -2,8 +2,6 @@ package watermill
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -18,65 +16,97 @@ const retentionChunk = 1000
 // Retention deletes outbox rows older than Keep that every consumer group has consumed,
 // and the processed-event markers of the same age. Ages of outbox rows are by the
 // database clock (their created_at default). With no consumer group yet, nothing goes.
+// With partitions, a row is consumed when every group's position in the row's partition
+// is past it (an idle partition's position stays at its last event and must not hold the
+// others back); a position of another layout, or of a group without partitions, bounds
+// every partition.
 type Retention struct {
-	db                      *sqldb.DB
-	clock                   platform.Clock
-	keep                    time.Duration
-	position, prune, marker string
+	db                       *sqldb.DB
+	clock                    platform.Clock
+	keep                     time.Duration
+	parts                    int
+	positions, marker, prune string
 }
 
-// NewRetention prepares the statements of db's dialect.
-func NewRetention(db *sqldb.DB, clock platform.Clock, keep time.Duration) *Retention {
-	r := &Retention{db: db, clock: clock, keep: keep,
-		marker: db.Rebind(`DELETE FROM event_processed WHERE processed_at < ?`)}
+// NewRetention prepares the statements of db's dialect for a layout of parts partitions.
+func NewRetention(db *sqldb.DB, clock platform.Clock, keep time.Duration, parts Partitions) *Retention {
+	r := &Retention{db: db, clock: clock, keep: keep, parts: max(int(parts), 1),
+		marker:    db.Rebind(`DELETE FROM event_processed WHERE processed_at < ?`),
+		positions: `SELECT consumer_group, '' AS tx, COALESCE(offset_acked, 0) AS off FROM watermill_offsets_events`,
+	}
 	if db.Dialect == sqldb.Postgres {
-		// Groups advance in (transaction_id, offset) order: the laggard's position bounds what is consumed.
-		r.position = `SELECT last_processed_transaction_id::text AS tx, COALESCE(offset_acked, 0) AS off
-			FROM watermill_offsets_events ORDER BY last_processed_transaction_id, COALESCE(offset_acked, 0) LIMIT 1`
+		r.positions = `SELECT consumer_group, last_processed_transaction_id::text AS tx, COALESCE(offset_acked, 0) AS off
+			FROM watermill_offsets_events`
 		r.prune = `DELETE FROM watermill_events WHERE (transaction_id, "offset") IN (
 			SELECT transaction_id, "offset" FROM watermill_events
-			WHERE created_at < LOCALTIMESTAMP - make_interval(secs => $1)
+			WHERE %s created_at < LOCALTIMESTAMP - make_interval(secs => $1)
 			AND (transaction_id < $2::xid8 OR (transaction_id = $2::xid8 AND "offset" <= $3))
 			LIMIT ` + fmt.Sprint(retentionChunk) + `)`
 	} else {
-		r.position = `SELECT '' AS tx, offset_acked AS off FROM watermill_offsets_events ORDER BY offset_acked LIMIT 1`
 		r.prune = `DELETE FROM watermill_events WHERE "offset" IN (
 			SELECT "offset" FROM watermill_events
-			WHERE created_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || ? || ' seconds')
+			WHERE %s created_at < strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', 'now', '-' || ? || ' seconds')
 			AND "offset" <= ? ORDER BY "offset" LIMIT ` + fmt.Sprint(retentionChunk) + `)`
 	}
 	return r
 }
 
+// bounds returns, per partition of the layout, the laggard position of every group there
+// (ok false: no position bounds that partition, so nothing of it goes).
+func (r *Retention) bounds(ctx context.Context) ([]position, []bool, error) {
+	var rows []position
+	if err := r.db.Writer.SelectContext(ctx, &rows, r.positions); err != nil {
+		return nil, nil, fmt.Errorf("retention: consumed positions: %w", err)
+	}
+	bound := make([]position, r.parts)
+	ok := make([]bool, r.parts)
+	lower := func(p int, pos position) {
+		if !ok[p] || pos.before(bound[p]) {
+			bound[p], ok[p] = pos, true
+		}
+	}
+	for _, row := range rows {
+		if part, parts, partitioned := partOfGroup(row.Group); partitioned && parts == r.parts {
+			lower(part, row)
+			continue
+		}
+		for p := range r.parts { // another layout, or the whole stream: it bounds every partition
+			lower(p, row)
+		}
+	}
+	return bound, ok, nil
+}
+
 // Run prunes once and reports how many outbox rows it deleted.
 func (r *Retention) Run(ctx context.Context) (int64, error) {
-	var pos struct {
-		Tx  string `db:"tx"`
-		Off int64  `db:"off"`
-	}
-	if err := r.db.Writer.GetContext(ctx, &pos, r.position); errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	} else if err != nil {
-		return 0, fmt.Errorf("retention: consumed position: %w", err)
+	bound, ok, err := r.bounds(ctx)
+	if err != nil {
+		return 0, err
 	}
 	secs := int64(r.keep / time.Second)
 	var total int64
-	for {
-		args := []any{secs, pos.Off}
-		if r.db.Dialect == sqldb.Postgres {
-			args = []any{secs, pos.Tx, pos.Off}
+	for p := range r.parts {
+		if !ok[p] {
+			continue
 		}
-		res, err := r.db.Writer.ExecContext(ctx, r.prune, args...)
-		if err != nil {
-			return total, fmt.Errorf("retention: delete outbox rows: %w", err)
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return total, fmt.Errorf("retention: %w", err)
-		}
-		total += n
-		if n < retentionChunk {
-			break
+		stmt := r.db.Rebind(fmt.Sprintf(r.prune, partitionFilter(r.parts, p)))
+		for {
+			args := []any{secs, bound[p].Off}
+			if r.db.Dialect == sqldb.Postgres {
+				args = []any{secs, bound[p].Tx, bound[p].Off}
+			}
+			res, err := r.db.Writer.ExecContext(ctx, stmt, args...)
+			if err != nil {
+				return total, fmt.Errorf("retention: delete outbox rows: %w", err)
+			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return total, fmt.Errorf("retention: %w", err)
+			}
+			total += n
+			if n < retentionChunk {
+				break
+			}
 		}
 	}
 	if _, err := r.db.Writer.ExecContext(ctx, r.marker, r.clock.Now().UTC().Add(-r.keep)); err != nil {

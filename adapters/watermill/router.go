@@ -9,8 +9,8 @@ import (
 	"time"
 
 	wm "github.com/ThreeDotsLabs/watermill"
-	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
 	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/ThreeDotsLabs/watermill/pubsub/gochannel"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
@@ -34,6 +34,10 @@ type RouterConfig struct {
 	Backoff  time.Duration
 	// CloseTimeout bounds the drain on stop.
 	CloseTimeout time.Duration
+	// LeaseTTL is how long a (consumer, partition) lease lasts unless renewed: a dead
+	// instance's partitions are taken over about this long after its last heartbeat.
+	// Heartbeat is how often an instance renews its leases and rebalances.
+	LeaseTTL, Heartbeat time.Duration
 }
 
 // DefaultRouterConfig returns the settings of the dialect.
@@ -46,6 +50,8 @@ func DefaultRouterConfig(d sqldb.Dialect) RouterConfig {
 		Attempts:     4,
 		Backoff:      10 * time.Millisecond,
 		CloseTimeout: 20 * time.Second,
+		LeaseTTL:     5 * time.Second,
+		Heartbeat:    time.Second,
 	}
 	if d == sqldb.SQLite {
 		// Small batches keep the writer free for the API; commits are serialized, so
@@ -55,27 +61,43 @@ func DefaultRouterConfig(d sqldb.Dialect) RouterConfig {
 	return cfg
 }
 
-// Router runs one watermill-sql subscriber per consumer (consumer group = its name)
-// on the single topic, under a watermill message.Router.
+// Router runs the consumers: for each (consumer, partition) pair this instance holds a
+// lease on (lease_runner.go), one handler under a watermill message.Router, fed by the
+// Transport's subscriber for that part.
 type Router struct {
 	db        *sqldb.DB
 	ledger    *Ledger
-	wake      *Wakeup
+	transport Transport
+	leases    *leaseStore
 	consumers []events.Consumer
+	parts     int
 	cfg       RouterConfig
 	logger    wm.LoggerAdapter
+	instance  string
 	stopping  atomic.Bool
 
-	router  *message.Router
-	subs    []*drainingSubscriber
-	stop    chan struct{}
-	done    chan error
-	cancels []func()
+	router   *message.Router
+	done     chan error
+	mu       sync.Mutex // guards running
+	running  map[leaseKey]*runningPart
+	loopStop chan struct{}
+	loopDone chan struct{}
+	renewed  time.Time // last successful heartbeat (the loop's goroutine only)
+	ticks    int
 }
 
-// NewRouter checks the consumers and builds a router; Start runs it.
-func NewRouter(db *sqldb.DB, ledger *Ledger, wake *Wakeup, consumers []events.Consumer, cfg RouterConfig, logger wm.LoggerAdapter) (*Router, error) {
+// runningPart is a part this instance consumes.
+type runningPart struct {
+	part    Part
+	sub     *drainingSubscriber
+	handler *message.Handler
+}
+
+// NewRouter checks the consumers and builds a router; Start runs it. instance names this
+// process in the lease table; parts is the partition count this instance asks for.
+func NewRouter(db *sqldb.DB, ledger *Ledger, transport Transport, consumers []events.Consumer, parts Partitions, cfg RouterConfig, logger wm.LoggerAdapter, instance string) (*Router, error) {
 	seen := map[string]bool{}
+	names := make([]string, 0, len(consumers))
 	for _, c := range consumers {
 		if c.Name == "" || c.Handle == nil {
 			return nil, fmt.Errorf("events router: a consumer needs a name and a handler (got %q)", c.Name)
@@ -84,14 +106,22 @@ func NewRouter(db *sqldb.DB, ledger *Ledger, wake *Wakeup, consumers []events.Co
 			return nil, fmt.Errorf("events router: two consumers are named %q", c.Name)
 		}
 		seen[c.Name] = true
+		names = append(names, c.Name)
 	}
-	return &Router{db: db, ledger: ledger, wake: wake, consumers: consumers, cfg: cfg, logger: logger}, nil
+	return &Router{db: db, ledger: ledger, transport: transport, leases: newLeaseStore(db, names),
+		consumers: consumers, parts: max(int(parts), 1), cfg: cfg, logger: logger, instance: instance,
+		running: map[leaseKey]*runningPart{}}, nil
 }
 
 // Consumers returns the consumers the router runs.
 func (r *Router) Consumers() []events.Consumer { return r.consumers }
 
-// Start subscribes every consumer and returns once all handlers run.
+// Instance names this process in event_instances and event_leases.
+func (r *Router) Instance() string { return r.instance }
+
+// Start runs the message router, takes this instance's share of the (consumer,
+// partition) leases and subscribes them, then keeps the leases (heartbeat, takeover,
+// rebalance) until Stop.
 func (r *Router) Start(ctx context.Context) error {
 	if len(r.consumers) == 0 {
 		return nil
@@ -100,49 +130,47 @@ func (r *Router) Start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("events router: %w", err)
 	}
-	r.router, r.stop, r.done = router, make(chan struct{}), make(chan error, 1)
-	for _, c := range r.consumers {
-		sub, hooks, err := r.subscriber(c.Name)
-		if err != nil {
-			r.release()
-			return err
-		}
-		r.subs = append(r.subs, sub)
-		router.AddNoPublisherHandler(c.Name, Topic, sub, r.handler(c, sub, hooks))
-	}
+	// The message router closes itself once no handler is left; an instance may hold no
+	// lease for a while (more instances than pairs, a count change), so one idle handler stays.
+	idle := gochannel.NewGoChannel(gochannel.Config{}, r.logger)
+	router.AddNoPublisherHandler("idle", "idle", idle, func(*message.Message) error { return nil })
+	r.router, r.done = router, make(chan error, 1)
 	go func() { r.done <- router.Run(context.Background()) }()
 	select {
 	case <-router.Running():
-		return nil
 	case err := <-r.done:
-		r.release()
 		return fmt.Errorf("events router: %w", err)
 	case <-ctx.Done():
 		_ = router.Close()
-		r.release()
 		return fmt.Errorf("events router start: %w", ctx.Err())
 	}
+	if err := r.adopt(ctx, r.parts, true); err != nil {
+		_ = router.Close()
+		return err
+	}
+	r.tick(ctx) // the first share is claimed and running when Start returns
+	r.loopStop, r.loopDone = make(chan struct{}), make(chan struct{})
+	go r.loop()
+	return nil
 }
 
-// Stop lets each in-flight event finish, commits what was acknowledged, and stops.
+// Stop lets each in-flight event finish, commits what was acknowledged, gives the leases
+// back (other instances take them over at their next heartbeat) and stops.
 func (r *Router) Stop(ctx context.Context) error {
 	if r.router == nil {
 		return nil
 	}
 	r.stopping.Store(true)
-	close(r.stop) // wakes idle subscribers so that they notice the close at once
-	defer r.release()
+	if r.loopStop != nil {
+		close(r.loopStop)
+		<-r.loopDone
+	}
 	closed := make(chan error, 1)
 	go func() {
-		// Drain every subscriber first: the message router closes a subscriber only when
-		// it happens to see its close signal before its own cancellation, and the
-		// subscriptions are detached from that cancellation (see drainingSubscriber).
-		var wg sync.WaitGroup
-		for _, sub := range r.subs {
-			wg.Add(1)
-			go func() { defer wg.Done(); _ = sub.Close() }()
+		r.stopParts(r.runningKeys(), false)
+		if err := r.leases.leaveAll(context.WithoutCancel(ctx), r.instance, time.Now()); err != nil {
+			r.logger.Error("events router: give leases back", err, nil)
 		}
-		wg.Wait()
 		closed <- r.router.Close()
 	}()
 	select {
@@ -157,73 +185,114 @@ func (r *Router) Stop(ctx context.Context) error {
 	}
 }
 
-func (r *Router) release() {
-	for _, cancel := range r.cancels {
-		cancel()
+// startPart subscribes k and runs its handler.
+func (r *Router) startPart(ctx context.Context, k leaseKey) error {
+	c, ok := r.consumer(k.Consumer)
+	if !ok {
+		return fmt.Errorf("events router: no consumer %q", k.Consumer)
 	}
-	r.cancels = nil
-}
-
-// subscriber builds group's subscriber, and the hooks its gate runs after each batch commits.
-func (r *Router) subscriber(group string) (*drainingSubscriber, *sqldb.CommitHooks, error) {
-	signals, cancel := r.wake.Subscribe()
-	r.cancels = append(r.cancels, cancel)
-	g := newGate(r.db.Writer.DB, signals, r.stop, r.cfg.PollInterval, time.Second, r.cfg.Burst, r.cfg.BatchSize, r.pendingCheck(group))
-	deadline := r.cfg.AckDeadline
-	sub, err := wsql.NewSubscriber(g, wsql.SubscriberConfig{
-		ConsumerGroup:  group,
-		AckDeadline:    &deadline,
-		PollInterval:   r.cfg.PollInterval,
-		ResendInterval: 20 * time.Millisecond, // a Nack happens only while stopping: resend (or quit) soon
-		RetryInterval:  time.Second,
-		BackoffManager: g,
-		SchemaAdapter:  countingSchema{SchemaAdapter: r.schema(), rows: &g.rows},
-		OffsetsAdapter: OffsetsFor(r.db.Dialect),
-		// Topic tables come from migrations: they cannot be created inside a transaction.
-		InitializeSchema: false,
-	}, r.logger)
+	p := Part{Consumer: c, Part: k.Part, Parts: k.Parts}
+	sub, err := r.transport.Subscribe(ctx, p)
 	if err != nil {
-		return nil, nil, fmt.Errorf("events subscriber %s: %w", group, err)
+		return err
 	}
-	return &drainingSubscriber{Subscriber: sub}, g.hooks, nil
+	ds := &drainingSubscriber{Subscriber: sub.Subscriber}
+	h, err := r.addHandler(p, sub.Topic, ds, r.handler(c, ds, sub.InTx))
+	if err != nil {
+		_ = ds.Close()
+		return err
+	}
+	if err := r.router.RunHandlers(context.Background()); err != nil {
+		_ = ds.Close()
+		return fmt.Errorf("events router: run %s: %w", p, err)
+	}
+	r.mu.Lock()
+	r.running[k] = &runningPart{part: p, sub: ds, handler: h}
+	r.mu.Unlock()
+	return nil
 }
 
-// pendingCheck tells a gate whether events lie beyond group's position (PostgreSQL only:
-// SQLite needs no re-polls). One indexed read instead of a burst of empty polls.
-func (r *Router) pendingCheck(group string) func(context.Context) (bool, error) {
-	if r.db.Dialect != sqldb.Postgres || len(r.cfg.Burst) == 0 {
-		return nil
-	}
-	positions := NewPositions(r.db)
-	return func(ctx context.Context) (bool, error) {
-		caughtUp, err := positions.CaughtUp(ctx, group)
-		return !caughtUp, err
-	}
+// addHandler adds p's handler to the message router, which panics on a duplicate name:
+// the handler of a previous run of p that did not stop within CloseTimeout is still there.
+func (r *Router) addHandler(p Part, topic string, sub message.Subscriber, fn message.NoPublishHandlerFunc) (h *message.Handler, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("events router: %s still runs: %v", p, v)
+		}
+	}()
+	return r.router.AddNoPublisherHandler(p.Group(), topic, sub, fn), nil
 }
 
-func (r *Router) schema() wsql.SchemaAdapter {
-	if r.db.Dialect == sqldb.Postgres {
-		return postgresSchema{wsql.DefaultPostgreSQLSchema{SubscribeBatchSize: r.cfg.BatchSize}}
+// stopParts drains the given parts at once (each finishes its event in flight and
+// commits its acknowledged prefix), then, when release is set, frees their leases.
+func (r *Router) stopParts(keys []leaseKey, release bool) {
+	var wg sync.WaitGroup
+	for _, k := range keys {
+		r.mu.Lock()
+		rp := r.running[k]
+		delete(r.running, k)
+		r.mu.Unlock()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if rp != nil {
+				_ = rp.sub.Close()
+				rp.handler.Stop()
+				select {
+				case <-rp.handler.Stopped():
+				case <-time.After(r.cfg.CloseTimeout):
+					r.logger.Error("events router: part did not stop", nil, wm.LogFields{"part": rp.part.String()})
+				}
+			}
+			if release {
+				if err := r.leases.release(context.Background(), r.instance, k, time.Now()); err != nil {
+					r.logger.Error("events router: release", err, nil)
+				}
+			}
+		}()
 	}
-	return SQLiteSchema{BatchSize: r.cfg.BatchSize}
+	wg.Wait()
+}
+
+func (r *Router) runningKeys() []leaseKey {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	keys := make([]leaseKey, 0, len(r.running))
+	for k := range r.running {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+func (r *Router) consumer(name string) (events.Consumer, bool) {
+	for _, c := range r.consumers {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return events.Consumer{}, false
 }
 
 // errStopping refuses an event while draining; it wraps context.Canceled so that the
 // router does not log it as a failure. The event was not applied and will come again.
 var errStopping = fmt.Errorf("events router stopping: %w", context.Canceled)
 
-func (r *Router) handler(c events.Consumer, sub *drainingSubscriber, hooks *sqldb.CommitHooks) message.NoPublishHandlerFunc {
+func (r *Router) handler(c events.Consumer, sub *drainingSubscriber, inTx func(*message.Message) (context.Context, bool)) message.NoPublishHandlerFunc {
 	return func(msg *message.Message) error {
 		if !sub.enter() {
 			return errStopping
 		}
 		defer sub.leave()
-		tx, ok := wsql.TxFromContext(msg.Context())
+		if inTx == nil {
+			// A transport without a transaction (a broker): one transaction per message, with
+			// the ledger marker; the message is acked only after it committed.
+			return r.db.WithinTx(msg.Context(), func(ctx context.Context) error { return r.deliver(ctx, c, msg) })
+		}
+		ctx, ok := inTx(msg)
 		if !ok {
 			return errors.New("events router: message without the subscriber's transaction")
 		}
-		// sqldb.AfterCommit inside Handle runs once the batch has committed (see gate).
-		return r.deliver(hooks.Context(r.db.WithTx(msg.Context(), tx)), c, msg)
+		return r.deliver(ctx, c, msg)
 	}
 }
 
@@ -231,7 +300,7 @@ func (r *Router) handler(c events.Consumer, sub *drainingSubscriber, hooks *sqld
 // router closes subscribers while handlers still run, and watermill-sql would then
 // commit the batch transaction under the handler's feet.
 type drainingSubscriber struct {
-	*wsql.Subscriber
+	message.Subscriber
 	mu        sync.Mutex
 	draining  bool
 	inflight  sync.WaitGroup

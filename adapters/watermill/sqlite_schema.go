@@ -8,6 +8,8 @@ import (
 
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
 	"github.com/ThreeDotsLabs/watermill/message"
+
+	"github.com/creatorapi/creatorapi/application/events"
 )
 
 const defaultBatchSize = 100
@@ -17,6 +19,8 @@ const defaultBatchSize = 100
 type SQLiteSchema struct {
 	// BatchSize is how many messages one subscriber transaction reads; 0 means 100.
 	BatchSize int
+	// Parts and Part select the subscriber's partition; Parts <= 1: the whole stream.
+	Parts, Part int
 }
 
 var _ wsql.SchemaAdapter = SQLiteSchema{}
@@ -35,7 +39,8 @@ func (s SQLiteSchema) SchemaInitializingQueries(topic string) []wsql.Query {
 		uuid TEXT NOT NULL,
 		created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
 		payload BLOB,
-		metadata TEXT
+		metadata TEXT,
+		partition_key INTEGER NOT NULL DEFAULT 0
 	)`}}
 }
 
@@ -43,16 +48,16 @@ func (s SQLiteSchema) InsertQuery(topic string, msgs message.Messages) (wsql.Que
 	if len(msgs) == 0 {
 		return wsql.Query{}, fmt.Errorf("no messages to insert into topic %s", topic)
 	}
-	args := make([]any, 0, 3*len(msgs))
+	args := make([]any, 0, 4*len(msgs))
 	for _, msg := range msgs {
 		metadata, err := json.Marshal(msg.Metadata)
 		if err != nil {
 			return wsql.Query{}, fmt.Errorf("marshal metadata of message %s: %w", msg.UUID, err)
 		}
-		args = append(args, msg.UUID, []byte(msg.Payload), string(metadata))
+		args = append(args, msg.UUID, []byte(msg.Payload), string(metadata), int64(events.PartitionKey(msg.Metadata.Get(MetaWorkspaceID))))
 	}
-	values := strings.TrimSuffix(strings.Repeat("(?,?,?),", len(msgs)), ",")
-	query := `INSERT INTO ` + s.MessagesTable(topic) + ` (uuid, payload, metadata) VALUES ` + values
+	values := strings.TrimSuffix(strings.Repeat("(?,?,?,?),", len(msgs)), ",")
+	query := `INSERT INTO ` + s.MessagesTable(topic) + ` (uuid, payload, metadata, partition_key) VALUES ` + values
 	return wsql.Query{Query: query, Args: args}, nil
 }
 
@@ -61,7 +66,7 @@ func (s SQLiteSchema) SelectQuery(topic string, consumerGroup string, offsetsAda
 	// COALESCE: a missing offsets row means nothing was acked yet.
 	query := `WITH last_processed AS (` + next.Query + `)
 		SELECT "offset", uuid, payload, metadata FROM ` + s.MessagesTable(topic) + `
-		WHERE "offset" > COALESCE((SELECT offset_acked FROM last_processed), 0)
+		WHERE ` + partitionFilter(s.Parts, s.Part) + `"offset" > COALESCE((SELECT offset_acked FROM last_processed), 0)
 		ORDER BY "offset" ASC
 		LIMIT ` + fmt.Sprint(s.batchSize())
 	return wsql.Query{Query: query, Args: next.Args}

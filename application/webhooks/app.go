@@ -3,8 +3,10 @@
 package webhooks
 
 import (
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks/command"
 	"github.com/creatorapi/creatorapi/application/webhooks/query"
+	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
 // Application groups the module's use cases.
@@ -13,28 +15,36 @@ type Application struct {
 	Queries  Queries
 }
 
-// Commands change state. The last six are driven by the event consumer and the dispatcher.
+// Commands change state. The use cases of people and operators have the one handler
+// shape (platform.Command); the six driven by the event consumer and the dispatcher
+// (FanOut to PruneLog) keep their own signatures and transactions: they batch, run in
+// the subscriber's transaction or return per-item results, and the dispatcher
+// (adapters/webhooks) calls them as they are.
 type Commands struct {
-	CreateWebhook     command.CreateWebhookHandler
-	SetWebhookStatus  command.SetWebhookStatusHandler
-	RotateSecret      command.RotateSecretHandler
-	ResendDelivery    command.ResendDeliveryHandler
-	RecoverDeliveries command.RecoverDeliveriesHandler
-	FanOut            command.FanOutHandler
-	ClaimDue          command.ClaimDueHandler
-	Release           command.ReleaseHandler
-	RecordAttempt     command.RecordAttemptHandler
-	SendNotices       command.SendNoticesHandler
-	PruneLog          command.PruneLogHandler
-	UpdateWebhook     command.UpdateWebhookHandler
-	SendTestEvent     command.SendTestEventHandler
+	CreateWebhook     platform.Handler[command.CreateWebhook, command.WebhookWithSecret]
+	UpdateWebhook     platform.Handler[command.UpdateWebhook, query.Webhook]
+	SetWebhookStatus  platform.Handler[command.SetWebhookStatus, query.Webhook]
+	RotateSecret      platform.Handler[command.RotateSecret, command.WebhookWithSecret]
+	ResendDelivery    platform.Handler[command.ResendDelivery, query.Delivery]
+	RecoverDeliveries platform.Handler[command.RecoverDeliveries, command.Recovered]
+	SendTestEvent     platform.Handler[command.SendTestEvent, command.TestSent]
+
+	FanOut        command.FanOutHandler
+	ClaimDue      command.ClaimDueHandler
+	Release       command.ReleaseHandler
+	RecordAttempt command.RecordAttemptHandler
+	SendNotices   command.SendNoticesHandler
+	PruneLog      command.PruneLogHandler
 }
 
 // Queries read state.
 type Queries struct {
-	ListWebhooks   query.ListWebhooksHandler
-	ListDeliveries query.ListDeliveriesHandler
-	DeliveryLog    query.DeliveryLogHandler // the dashboard's log: filters, search, one delivery, stats
+	ListWebhooks   platform.Handler[string, []query.Webhook] // by workspace id
+	ListDeliveries platform.Handler[query.ListDeliveries, platform.Page[query.Delivery]]
+	// The dashboard's delivery log: filters and search, stats per endpoint, one delivery.
+	DeliveryLogPage platform.Handler[query.DeliveryLogPage, platform.Page[*webhooks.Delivery]]
+	DeliveryStats   platform.Handler[query.DeliveryStats, map[string]query.EndpointStats]
+	GetDelivery     platform.Handler[query.GetDelivery, query.DeliveryDetail]
 }
 
 // Deps are the ports the module needs.
@@ -44,29 +54,33 @@ type Deps struct {
 	Log   query.DeliveryLog
 }
 
-// New wires the use cases to their ports.
+// New wires the use cases to their ports, the people's and operators' decorated in the
+// one handler shape (transaction, observation, error wrapping).
 func New(d Deps) Application {
 	c := d.Deps
 	return Application{
 		Commands: Commands{
-			CreateWebhook:     command.NewCreateWebhookHandler(c),
-			SetWebhookStatus:  command.NewSetWebhookStatusHandler(c),
-			RotateSecret:      command.NewRotateSecretHandler(c),
-			ResendDelivery:    command.NewResendDeliveryHandler(c),
-			RecoverDeliveries: command.NewRecoverDeliveriesHandler(c),
-			FanOut:            command.NewFanOutHandler(c),
-			ClaimDue:          command.NewClaimDueHandler(c),
-			Release:           command.NewReleaseHandler(c),
-			RecordAttempt:     command.NewRecordAttemptHandler(c),
-			SendNotices:       command.NewSendNoticesHandler(c),
-			PruneLog:          command.NewPruneLogHandler(c),
-			UpdateWebhook:     command.NewUpdateWebhookHandler(c),
-			SendTestEvent:     command.NewSendTestEventHandler(c),
+			CreateWebhook:     platform.Command("create webhook", c.Tx, c.Observer, command.NewCreateWebhookHandler(c)),
+			UpdateWebhook:     platform.Command("update webhook", c.Tx, c.Observer, command.NewUpdateWebhookHandler(c)),
+			SetWebhookStatus:  platform.Command("set webhook status", c.Tx, c.Observer, command.NewSetWebhookStatusHandler(c)),
+			RotateSecret:      platform.Command("rotate webhook secret", c.Tx, c.Observer, command.NewRotateSecretHandler(c)),
+			ResendDelivery:    platform.Command("resend delivery", c.Tx, c.Observer, command.NewResendDeliveryHandler(c)),
+			RecoverDeliveries: platform.Command("recover deliveries", c.Tx, c.Observer, command.NewRecoverDeliveriesHandler(c)),
+			SendTestEvent:     platform.Command("send test event", c.Tx, c.Observer, command.NewSendTestEventHandler(c)),
+
+			FanOut:        command.NewFanOutHandler(c),
+			ClaimDue:      command.NewClaimDueHandler(c),
+			Release:       command.NewReleaseHandler(c),
+			RecordAttempt: command.NewRecordAttemptHandler(c),
+			SendNotices:   command.NewSendNoticesHandler(c),
+			PruneLog:      command.NewPruneLogHandler(c),
 		},
 		Queries: Queries{
-			ListWebhooks:   query.NewListWebhooksHandler(c.Subs),
-			ListDeliveries: query.NewListDeliveriesHandler(c.Subs, d.Pages),
-			DeliveryLog:    query.NewDeliveryLogHandler(c.Subs, d.Log, c.Deliveries),
+			ListWebhooks:    platform.Query("list webhooks", c.Observer, query.NewListWebhooksHandler(c.Subs)),
+			ListDeliveries:  platform.Query("list deliveries", c.Observer, query.NewListDeliveriesHandler(c.Subs, d.Pages)),
+			DeliveryLogPage: platform.Query("delivery log page", c.Observer, query.NewDeliveryLogPageHandler(c.Subs, d.Log)),
+			DeliveryStats:   platform.Query("delivery stats", c.Observer, query.NewDeliveryStatsHandler(d.Log)),
+			GetDelivery:     platform.Query("get delivery", c.Observer, query.NewGetDeliveryHandler(c.Deliveries)),
 		},
 	}
 }

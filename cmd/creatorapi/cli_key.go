@@ -95,9 +95,5 @@ func (c *CLI) keyRevoke(args []string) error {
 }
 
 func scopeList() string {
-	names := make([]string, len(domainkeys.AllScopes))
-	for i, s := range domainkeys.AllScopes {
-		names[i] = string(s)
-	}
-	return strings.Join(names, ",")
+	return strings.Join(domainkeys.ScopeNames(domainkeys.AllScopes), ",")
 }

@@ -118,7 +118,7 @@ type Repository interface {
 	// FindByLookup returns NotFound when no key has this lookup part.
 	FindByLookup(ctx context.Context, lookup string) (*Key, error)
 	List(ctx context.Context, workspaceID string) ([]*Key, error)
-	SaveRevocation(ctx context.Context, k *Key) error
-	// TouchLastUsed records last-use times in bulk (flushed periodically, not per request).
-	TouchLastUsed(ctx context.Context, lastUsed map[string]time.Time) error
+	// SaveRevocation stores k's revocation time unless the key was revoked already (the
+	// earlier time is kept), and reports whether it stored it.
+	SaveRevocation(ctx context.Context, k *Key) (bool, error)
 }

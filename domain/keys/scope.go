@@ -52,3 +52,12 @@ func (s Scope) valid() bool {
 	}
 	return false
 }
+
+// ScopeNames are the names of scopes, in order (how they are stored and shown).
+func ScopeNames(scopes []Scope) []string {
+	out := make([]string, len(scopes))
+	for i, s := range scopes {
+		out[i] = string(s)
+	}
+	return out
+}

@@ -14,8 +14,11 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/contracttest"
+	memcertificates "github.com/creatorapi/creatorapi/adapters/memory/certificates"
 	memcourses "github.com/creatorapi/creatorapi/adapters/memory/courses"
 	memenrollments "github.com/creatorapi/creatorapi/adapters/memory/enrollments"
+	memkeys "github.com/creatorapi/creatorapi/adapters/memory/keys"
+	memlivesessions "github.com/creatorapi/creatorapi/adapters/memory/livesessions"
 	sqlcourses "github.com/creatorapi/creatorapi/adapters/sql/courses"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/courses/query"
@@ -26,9 +29,9 @@ import (
 type AdapterSet string
 
 // The adapter sets: the databases, as in production, or the in-memory twins where a
-// module has them (today courses, enrollments, members and audit; other modules stay on
-// the database, and so do workspaces, whose rows the other modules' foreign keys need:
-// MemoryWorkspaces swaps them alone).
+// module has them (today courses, enrollments, live sessions, certificates, keys,
+// members and audit; other modules stay on the database, and so do workspaces, whose
+// rows the other modules' foreign keys need: MemoryWorkspaces swaps them alone).
 const (
 	Databases AdapterSet = "databases"
 	Memory    AdapterSet = "memory"
@@ -45,6 +48,7 @@ func StartWith(t testing.TB, databaseURL string, o Options, extra ...fx.Option) 
 	var opts []fx.Option
 	if o.Adapters == Memory {
 		opts = append(opts, MemoryCourses(memcourses.New()), MemoryEnrollments(memenrollments.New()),
+			MemoryLiveSessions(memlivesessions.New()), MemoryCertificates(memcertificates.New()), MemoryKeys(memkeys.New()),
 			MemoryMembers(memmembers.New()), MemoryAudit(memaudit.New(ids.NewULIDs(clock.System{}), clock.System{})))
 	}
 	return Start(t, databaseURL, append(opts, extra...)...)
@@ -105,4 +109,12 @@ func MigratedDB(t testing.TB, databaseURL string) *sqldb.DB {
 		t.Fatalf("migrate: %v", err)
 	}
 	return db
+}
+
+// Contract runs a contract suite on every adapter set (EachAdapterSet), each run with
+// the implementation the module's factory opens: one line per suite in a test,
+// testenv.Contract(t, testenv.CourseAdapters, contracttest.CourseRepository).
+func Contract[F any](t *testing.T, factory func(AdapterSet, string) F, suite func(*testing.T, F)) {
+	t.Helper()
+	EachAdapterSet(t, func(t *testing.T, set AdapterSet, url string) { suite(t, factory(set, url)) })
 }

@@ -32,15 +32,7 @@ func NewProgress(db *sqldb.DB) *Progress {
 
 // Add records c unless the lesson was completed already; added tells which.
 func (p *Progress) Add(ctx context.Context, c enrollments.LessonCompletion) (bool, error) {
-	res, err := p.db.Write(ctx).ExecContext(ctx, p.insert, c.WorkspaceID, c.EnrollmentID, c.StudentID, c.CourseID, c.LessonID, c.CompletedAt)
-	if err != nil {
-		return false, fmt.Errorf("insert lesson progress: %w", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("insert lesson progress: %w", err)
-	}
-	return n == 1, nil
+	return p.db.Changes(ctx, "insert lesson progress", p.insert, c.WorkspaceID, c.EnrollmentID, c.StudentID, c.CourseID, c.LessonID, c.CompletedAt)
 }
 
 // Get returns the recorded completion or NotFound.

@@ -34,16 +34,8 @@ func NewRepository(db *sqldb.DB) *Repository {
 
 // Add inserts e unless the pair is enrolled already; added tells which.
 func (r *Repository) Add(ctx context.Context, e *enrollments.Enrollment) (bool, error) {
-	res, err := r.db.Write(ctx).ExecContext(ctx, r.insert, e.ID, e.WorkspaceID, e.StudentID, e.CourseID, string(e.Status),
+	return r.db.Changes(ctx, "insert enrollment", r.insert, e.ID, e.WorkspaceID, e.StudentID, e.CourseID, string(e.Status),
 		string(e.Source), e.CreatedAt, e.UpdatedAt, e.RevokedAt, e.CompletedAt)
-	if err != nil {
-		return false, fmt.Errorf("insert enrollment: %w", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("insert enrollment: %w", err)
-	}
-	return n == 1, nil
 }
 
 // Get loads the enrollment locked for the caller's transaction, or NotFound.

@@ -46,12 +46,7 @@ func (s Links) Get(ctx context.Context, hash []byte) (*members.Link, error) {
 
 // SaveUse marks the link used once: a concurrent second use changes no row.
 func (s Links) SaveUse(ctx context.Context, l *members.Link) (bool, error) {
-	res, err := s.db.Write(ctx).ExecContext(ctx, s.q.useLink, l.UsedAt, l.TokenHash)
-	if err != nil {
-		return false, fmt.Errorf("use sign-in link: %w", err)
-	}
-	n, err := res.RowsAffected()
-	return n == 1, err
+	return s.db.Changes(ctx, "use sign-in link", s.q.useLink, l.UsedAt, l.TokenHash)
 }
 
 // RecordRequest inserts the request and counts the window's requests.

@@ -30,7 +30,7 @@ func (h ApplyEventHandler) Handle(ctx context.Context, ev events.Envelope) (stru
 	if err := h.apply(ctx, ev); err != nil {
 		return struct{}{}, fmt.Errorf("apply %s %s: %w", ev.Type, ev.ID, err)
 	}
-	if err := h.proj.Advance(ctx, ev.ID, ev.CreatedAt.UTC(), h.clock.Now().UTC()); err != nil {
+	if err := h.proj.Advance(ctx, ev.WorkspaceID, ev.ID, ev.CreatedAt.UTC(), h.clock.Now().UTC()); err != nil {
 		return struct{}{}, fmt.Errorf("progress after %s: %w", ev.ID, err)
 	}
 	return struct{}{}, nil

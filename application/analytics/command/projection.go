@@ -36,6 +36,8 @@ type Projection interface {
 	// Enrollment returns the state of an enrollment; found is false for one never seen.
 	Enrollment(ctx context.Context, workspaceID, enrollmentID string) (s EnrollmentState, found bool, err error)
 	SaveEnrollment(ctx context.Context, workspaceID, enrollmentID string, s EnrollmentState) error
-	// Advance records the last event applied (the freshness of the summary).
-	Advance(ctx context.Context, eventID string, eventAt, appliedAt time.Time) error
+	// Advance records the last event of the workspace applied (the freshness of its
+	// summary). Per workspace, not per projection: a workspace's events are consumed in
+	// one partition, so partitions consumed at once never write the same row.
+	Advance(ctx context.Context, workspaceID, eventID string, eventAt, appliedAt time.Time) error
 }

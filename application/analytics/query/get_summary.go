@@ -44,7 +44,7 @@ func (h GetSummaryHandler) Handle(ctx context.Context, q GetSummary) (Summary, e
 	}
 	// Freshness first: the projection only moves forward, so the counts read after it
 	// include at least everything up to asOf.
-	asOf, err := h.rm.AsOf(ctx, now)
+	asOf, err := h.rm.AsOf(ctx, q.WorkspaceID, now)
 	if err != nil {
 		return Summary{}, fmt.Errorf("analytics freshness: %w", err)
 	}

@@ -62,7 +62,8 @@ type Counts struct {
 type ReadModel interface {
 	// Counts sums the figures of one workspace between two instants at 00:00 UTC.
 	Counts(ctx context.Context, workspaceID string, start, end time.Time) (Counts, error)
-	// AsOf tells how fresh the projection is: now when it has applied every event
-	// recorded so far, otherwise the time of the last event it applied.
-	AsOf(ctx context.Context, now time.Time) (time.Time, error)
+	// AsOf tells how fresh the workspace's figures are: now when the projection has
+	// applied every event recorded so far in the workspace's partition, otherwise the
+	// time of the workspace's last event it applied.
+	AsOf(ctx context.Context, workspaceID string, now time.Time) (time.Time, error)
 }

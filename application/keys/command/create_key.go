@@ -1,4 +1,3 @@
-// Package command issues and revokes API keys.
 package command
 
 import (
@@ -28,19 +27,10 @@ type CreatedKey struct {
 }
 
 // CreateKeyHandler handles CreateKey.
-type CreateKeyHandler struct {
-	tx         platform.Transactor
-	repo       keys.Repository
-	workspaces platform.WorkspaceDirectory
-	audit      platform.AuditTrail
-	ids        platform.IDs
-	clock      platform.Clock
-}
+type CreateKeyHandler struct{ deps Deps }
 
 // NewCreateKeyHandler builds the handler.
-func NewCreateKeyHandler(tx platform.Transactor, repo keys.Repository, ws platform.WorkspaceDirectory, audit platform.AuditTrail, ids platform.IDs, clock platform.Clock) CreateKeyHandler {
-	return CreateKeyHandler{tx: tx, repo: repo, workspaces: ws, audit: audit, ids: ids, clock: clock}
-}
+func NewCreateKeyHandler(d Deps) CreateKeyHandler { return CreateKeyHandler{deps: d} }
 
 // Handle generates the secret, stores only its hash and returns the secret once.
 func (h CreateKeyHandler) Handle(ctx context.Context, cmd CreateKey) (CreatedKey, error) {
@@ -48,27 +38,20 @@ func (h CreateKeyHandler) Handle(ctx context.Context, cmd CreateKey) (CreatedKey
 	if err != nil {
 		return CreatedKey{}, err
 	}
-	k, err := keys.New(h.ids.New(keys.IDPrefix), cmd.WorkspaceID, cmd.Name, cmd.Scopes,
-		keys.Quota{PerMinute: cmd.PerMinute, PerDay: cmd.PerDay}, token, h.clock.Now())
+	k, err := keys.New(h.deps.IDs.New(keys.IDPrefix), cmd.WorkspaceID, cmd.Name, cmd.Scopes,
+		keys.Quota{PerMinute: cmd.PerMinute, PerDay: cmd.PerDay}, token, h.deps.Clock.Now())
 	if err != nil {
 		return CreatedKey{}, err
 	}
-	err = h.tx.WithinTx(ctx, func(ctx context.Context) error {
-		if err := platform.RequireWorkspace(ctx, h.workspaces, cmd.WorkspaceID); err != nil {
-			return err
-		}
-		if err := h.repo.Add(ctx, k); err != nil {
-			return err
-		}
-		scopes := make([]string, len(k.Scopes))
-		for i, sc := range k.Scopes {
-			scopes[i] = string(sc)
-		}
-		return h.audit.Record(ctx, platform.AuditEntry{WorkspaceID: k.WorkspaceID, Action: "key.created", Target: k.ID,
-			Detail: fmt.Sprintf("%q with scopes %s", k.Name, strings.Join(scopes, ", "))})
-	})
-	if err != nil {
-		return CreatedKey{}, fmt.Errorf("create key: %w", err)
+	if err := platform.RequireWorkspace(ctx, h.deps.Workspaces, cmd.WorkspaceID); err != nil {
+		return CreatedKey{}, err
+	}
+	if err := h.deps.Repo.Add(ctx, k); err != nil {
+		return CreatedKey{}, err
+	}
+	if err := h.deps.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: k.WorkspaceID, Action: "key.created", Target: k.ID,
+		Detail: fmt.Sprintf("%q with scopes %s", k.Name, strings.Join(keys.ScopeNames(k.Scopes), ", "))}); err != nil {
+		return CreatedKey{}, err
 	}
 	return CreatedKey{Key: query.View(k), Secret: token.String()}, nil
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/keys/query"
 	"github.com/creatorapi/creatorapi/application/platform"
-	"github.com/creatorapi/creatorapi/domain/keys"
 )
 
 // RevokeKey ends a key's life; the next request with it is refused.
@@ -16,40 +15,32 @@ type RevokeKey struct {
 }
 
 // RevokeKeyHandler handles RevokeKey.
-type RevokeKeyHandler struct {
-	tx    platform.Transactor
-	repo  keys.Repository
-	audit platform.AuditTrail
-	clock platform.Clock
-}
+type RevokeKeyHandler struct{ deps Deps }
 
 // NewRevokeKeyHandler builds the handler.
-func NewRevokeKeyHandler(tx platform.Transactor, repo keys.Repository, audit platform.AuditTrail, clock platform.Clock) RevokeKeyHandler {
-	return RevokeKeyHandler{tx: tx, repo: repo, audit: audit, clock: clock}
-}
+func NewRevokeKeyHandler(d Deps) RevokeKeyHandler { return RevokeKeyHandler{deps: d} }
 
-// Handle is idempotent: revoking a revoked key returns it unchanged.
+// Handle is idempotent: revoking a revoked key returns it unchanged. Of racing
+// revocations one stores its time and is audited; the others answer the stored key.
 func (h RevokeKeyHandler) Handle(ctx context.Context, cmd RevokeKey) (query.Key, error) {
-	var out query.Key
-	err := h.tx.WithinTx(ctx, func(ctx context.Context) error {
-		k, err := h.repo.Get(ctx, cmd.WorkspaceID, cmd.KeyID)
-		if err != nil {
-			return err
-		}
-		if !k.Active() {
-			out = query.View(k)
-			return nil // already revoked: nothing changes, nothing to audit
-		}
-		k.Revoke(h.clock.Now())
-		out = query.View(k)
-		if err := h.repo.SaveRevocation(ctx, k); err != nil {
-			return err
-		}
-		return h.audit.Record(ctx, platform.AuditEntry{WorkspaceID: k.WorkspaceID, Action: "key.revoked", Target: k.ID,
-			Detail: fmt.Sprintf("%q", k.Name)})
-	})
+	k, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.KeyID)
 	if err != nil {
-		return query.Key{}, fmt.Errorf("revoke key: %w", err)
+		return query.Key{}, err
 	}
-	return out, nil
+	if !k.Active() {
+		return query.View(k), nil // already revoked: nothing changes, nothing to audit
+	}
+	k.Revoke(h.deps.Clock.Now())
+	revoked, err := h.deps.Repo.SaveRevocation(ctx, k)
+	if err != nil {
+		return query.Key{}, err
+	}
+	if !revoked { // a concurrent call revoked it first: answer its time
+		if k, err = h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.KeyID); err != nil {
+			return query.Key{}, err
+		}
+		return query.View(k), nil
+	}
+	return query.View(k), h.deps.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: k.WorkspaceID, Action: "key.revoked",
+		Target: k.ID, Detail: fmt.Sprintf("%q", k.Name)})
 }

@@ -2,20 +2,11 @@ package query
 
 import (
 	"context"
-	"fmt"
-	"time"
 
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/keys"
 )
-
-// UsageRecorder remembers when keys were last used, without a database write per request.
-type UsageRecorder interface {
-	RecordUse(keyID string, at time.Time)
-	// LastUsed returns a use not yet flushed to storage, if any.
-	LastUsed(keyID string) (time.Time, bool)
-}
 
 // Principal is the authenticated caller of the public API.
 type Principal struct {
@@ -60,7 +51,7 @@ func (h AuthenticateHandler) Handle(ctx context.Context, bearer string) (Princip
 		return Principal{}, kernel.Unauthenticated("invalid API key")
 	}
 	if err != nil {
-		return Principal{}, fmt.Errorf("authenticate: %w", err)
+		return Principal{}, err
 	}
 	if !k.Verify(token) {
 		return Principal{}, kernel.Unauthenticated("invalid API key")

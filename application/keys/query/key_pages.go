@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -15,59 +14,86 @@ type KeyPages interface {
 	Page(ctx context.Context, workspaceID string, after *platform.Position, limit int) ([]*keys.Key, error)
 	// Count returns the active keys and those of them created before rotateBefore.
 	Count(ctx context.Context, workspaceID string, rotateBefore time.Time) (active, rotationDue int, err error)
-	Get(ctx context.Context, workspaceID, id string) (*keys.Key, error)
 }
 
-// KeyPagesHandler serves the dashboard's key list, one key and the overview's counts.
-type KeyPagesHandler struct {
-	repo  KeyPages
-	usage UsageRecorder
-	clock platform.Clock
+// KeyPage asks for one keyset page of a workspace's keys.
+type KeyPage struct {
+	WorkspaceID string
+	Page        platform.PageRequest
 }
 
-// NewKeyPagesHandler builds the handler.
-func NewKeyPagesHandler(repo KeyPages, usage UsageRecorder, clock platform.Clock) KeyPagesHandler {
-	return KeyPagesHandler{repo: repo, usage: usage, clock: clock}
+// KeyPageHandler serves the dashboard's key list.
+type KeyPageHandler struct {
+	pages KeyPages
+	views Views
 }
 
-// Page returns one keyset page, newest first, with last use and rotation advice.
-func (h KeyPagesHandler) Page(ctx context.Context, workspaceID string, req platform.PageRequest) (platform.Page[Key], error) {
-	list, err := h.repo.Page(ctx, workspaceID, req.After, req.Limit+1)
+// NewKeyPageHandler builds the handler.
+func NewKeyPageHandler(pages KeyPages, views Views) KeyPageHandler {
+	return KeyPageHandler{pages: pages, views: views}
+}
+
+// Handle returns one keyset page, newest first, with last use and rotation advice.
+func (h KeyPageHandler) Handle(ctx context.Context, q KeyPage) (platform.Page[Key], error) {
+	list, err := h.pages.Page(ctx, q.WorkspaceID, q.Page.After, q.Page.Limit+1)
 	if err != nil {
-		return platform.Page[Key]{}, fmt.Errorf("list keys: %w", err)
+		return platform.Page[Key]{}, err
 	}
 	var out platform.Page[Key]
-	if len(list) > req.Limit {
-		list = list[:req.Limit]
+	if len(list) > q.Page.Limit {
+		list = list[:q.Page.Limit]
 		last := list[len(list)-1]
 		out.HasMore, out.Next = true, &platform.Position{CreatedAt: last.CreatedAt, ID: last.ID}
 	}
-	out.Items = make([]Key, len(list))
-	for i, k := range list {
-		out.Items[i] = h.view(k)
-	}
+	out.Items = h.views.All(list)
 	return out, nil
 }
 
-// Get returns one key of the workspace, or NotFound.
-func (h KeyPagesHandler) Get(ctx context.Context, workspaceID, id string) (Key, error) {
-	k, err := h.repo.Get(ctx, workspaceID, id)
+// GetKey asks for one key of a workspace.
+type GetKey struct {
+	WorkspaceID string
+	KeyID       string
+}
+
+// GetKeyHandler handles GetKey.
+type GetKeyHandler struct {
+	repo  keys.Repository
+	views Views
+}
+
+// NewGetKeyHandler builds the handler.
+func NewGetKeyHandler(repo keys.Repository, views Views) GetKeyHandler {
+	return GetKeyHandler{repo: repo, views: views}
+}
+
+// Handle returns the key, or NotFound outside the workspace.
+func (h GetKeyHandler) Handle(ctx context.Context, q GetKey) (Key, error) {
+	k, err := h.repo.Get(ctx, q.WorkspaceID, q.KeyID)
 	if err != nil {
 		return Key{}, err
 	}
-	return h.view(k), nil
+	return h.views.Of(k), nil
 }
 
-// Counts returns the active keys and how many of them are due for rotation.
-func (h KeyPagesHandler) Counts(ctx context.Context, workspaceID string) (active, rotationDue int, err error) {
-	return h.repo.Count(ctx, workspaceID, h.clock.Now().Add(-keys.RotationAge))
+// KeyCounts are a workspace's active keys and how many of them are due for rotation.
+type KeyCounts struct {
+	Active      int
+	RotationDue int
 }
 
-func (h KeyPagesHandler) view(k *keys.Key) Key {
-	v := View(k)
-	v.RotationDue = k.RotationDue(h.clock.Now())
-	if at, ok := h.usage.LastUsed(k.ID); ok && (v.LastUsedAt == nil || at.After(*v.LastUsedAt)) {
-		v.LastUsedAt = &at
-	}
-	return v
+// KeyCountsHandler counts a workspace's keys (the dashboard's overview).
+type KeyCountsHandler struct {
+	pages KeyPages
+	clock platform.Clock
+}
+
+// NewKeyCountsHandler builds the handler.
+func NewKeyCountsHandler(pages KeyPages, clock platform.Clock) KeyCountsHandler {
+	return KeyCountsHandler{pages: pages, clock: clock}
+}
+
+// Handle counts the keys of the workspace.
+func (h KeyCountsHandler) Handle(ctx context.Context, workspaceID string) (KeyCounts, error) {
+	active, due, err := h.pages.Count(ctx, workspaceID, h.clock.Now().Add(-keys.RotationAge))
+	return KeyCounts{Active: active, RotationDue: due}, err
 }

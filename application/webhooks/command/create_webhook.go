@@ -45,20 +45,15 @@ func (h CreateWebhookHandler) Handle(ctx context.Context, cmd CreateWebhook) (We
 	if err != nil {
 		return WebhookWithSecret{}, err
 	}
-	err = h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		if err := h.d.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
-			return err
-		}
-		if err := h.d.Subs.Add(ctx, s); err != nil {
-			return err
-		}
-		return h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: s.WorkspaceID, Action: "webhook.created", Target: s.ID,
-			Detail: fmt.Sprintf("%s for %d event types", cmd.URL, len(types))})
-	})
-	if err != nil {
-		return WebhookWithSecret{}, fmt.Errorf("create webhook: %w", err)
+	if err := h.d.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+		return WebhookWithSecret{}, err
 	}
-	return WebhookWithSecret{Webhook: query.View(s), SigningSecret: secret.String()}, nil
+	if err := h.d.Subs.Add(ctx, s); err != nil {
+		return WebhookWithSecret{}, err
+	}
+	return WebhookWithSecret{Webhook: query.View(s), SigningSecret: secret.String()},
+		h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: s.WorkspaceID, Action: "webhook.created", Target: s.ID,
+			Detail: fmt.Sprintf("%s for %d event types", cmd.URL, len(types))})
 }
 
 // PublicTypeNames lists the 13 types receivers may subscribe to.

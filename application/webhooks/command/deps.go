@@ -81,6 +81,7 @@ type Deps struct {
 	Audit      platform.AuditTrail // endpoint changes by people and operators
 	IDs        platform.IDs
 	Clock      platform.Clock
+	Observer   platform.Observer // logging, metrics and tracing of the use cases
 	Settings   Settings
 }
 

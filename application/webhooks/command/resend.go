@@ -25,36 +25,28 @@ func NewResendDeliveryHandler(d Deps) ResendDeliveryHandler { return ResendDeliv
 
 // Handle makes the delivery due now with a fresh retry schedule.
 func (h ResendDeliveryHandler) Handle(ctx context.Context, cmd ResendDelivery) (query.Delivery, error) {
-	var out query.Delivery
-	err := h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		d, err := h.d.Deliveries.Get(ctx, cmd.WorkspaceID, cmd.DeliveryID)
-		if err != nil {
-			return err
-		}
-		s, err := h.d.Subs.Get(ctx, cmd.WorkspaceID, d.SubscriptionID)
-		if err != nil {
-			return err
-		}
-		if s.Status != webhooks.Enabled {
-			return webhooks.ErrNotResendable(d.ID)
-		}
-		d.Resend(h.d.Clock.Now())
-		if err := h.d.Deliveries.Save(ctx, d); err != nil {
-			return err
-		}
-		logs, err := h.d.Deliveries.Attempts(ctx, cmd.WorkspaceID, []string{d.ID})
-		if err != nil {
-			return err
-		}
-		out = query.DeliveryView(d, logs[d.ID])
-		return h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.delivery_resent",
-			Target: d.ID, Detail: d.EventType + " " + d.EventID + " to " + d.SubscriptionID})
-	})
+	d, err := h.d.Deliveries.Get(ctx, cmd.WorkspaceID, cmd.DeliveryID)
 	if err != nil {
-		return query.Delivery{}, fmt.Errorf("resend delivery: %w", err)
+		return query.Delivery{}, err
 	}
-	h.d.Waker.Wake(ctx)
-	return out, nil
+	s, err := h.d.Subs.Get(ctx, cmd.WorkspaceID, d.SubscriptionID)
+	if err != nil {
+		return query.Delivery{}, err
+	}
+	if s.Status != webhooks.Enabled {
+		return query.Delivery{}, webhooks.ErrNotResendable(d.ID)
+	}
+	d.Resend(h.d.Clock.Now())
+	if err := h.d.Deliveries.Save(ctx, d); err != nil {
+		return query.Delivery{}, err
+	}
+	logs, err := h.d.Deliveries.Attempts(ctx, cmd.WorkspaceID, []string{d.ID})
+	if err != nil {
+		return query.Delivery{}, err
+	}
+	h.d.Waker.Wake(ctx) // after the commit (Waker)
+	return query.DeliveryView(d, logs[d.ID]), h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID,
+		Action: "webhook.delivery_resent", Target: d.ID, Detail: d.EventType + " " + d.EventID + " to " + d.SubscriptionID})
 }
 
 // RecoverDeliveries resends every failed delivery of an endpoint created in [Since, Until).
@@ -88,27 +80,21 @@ func (h RecoverDeliveriesHandler) Handle(ctx context.Context, cmd RecoverDeliver
 	if !cmd.Since.Before(until) {
 		return Recovered{}, kernel.Invalid("since", "since must be before until")
 	}
-	var n int
-	err := h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		s, err := h.d.Subs.Get(ctx, cmd.WorkspaceID, cmd.WebhookID)
-		if err != nil {
-			return err
-		}
-		if s.Status != webhooks.Enabled {
-			return kernel.Invalid("id", "webhook %s is disabled: enable it first", s.ID)
-		}
-		n, err = h.d.Deliveries.ResendFailed(ctx, cmd.WorkspaceID, cmd.WebhookID, cmd.Since, until, now)
-		if err != nil {
-			return err
-		}
-		return h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.deliveries_recovered",
-			Target: cmd.WebhookID, Detail: fmt.Sprintf("%d failed deliveries created since %s", n, cmd.Since.UTC().Format(time.RFC3339))})
-	})
+	s, err := h.d.Subs.Get(ctx, cmd.WorkspaceID, cmd.WebhookID)
 	if err != nil {
-		return Recovered{}, fmt.Errorf("recover deliveries: %w", err)
+		return Recovered{}, err
+	}
+	if s.Status != webhooks.Enabled {
+		return Recovered{}, kernel.Invalid("id", "webhook %s is disabled: enable it first", s.ID)
+	}
+	n, err := h.d.Deliveries.ResendFailed(ctx, cmd.WorkspaceID, cmd.WebhookID, cmd.Since, until, now)
+	if err != nil {
+		return Recovered{}, err
 	}
 	if n > 0 {
-		h.d.Waker.Wake(ctx)
+		h.d.Waker.Wake(ctx) // after the commit (Waker)
 	}
-	return Recovered{Recovered: n}, nil
+	return Recovered{Recovered: n}, h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID,
+		Action: "webhook.deliveries_recovered", Target: cmd.WebhookID,
+		Detail: fmt.Sprintf("%d failed deliveries created since %s", n, cmd.Since.UTC().Format(time.RFC3339))})
 }

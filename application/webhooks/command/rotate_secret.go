@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"crypto/rand"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks/query"
@@ -28,22 +27,15 @@ func (h RotateSecretHandler) Handle(ctx context.Context, cmd RotateSecret) (Webh
 	if err != nil {
 		return WebhookWithSecret{}, err
 	}
-	var out query.Webhook
-	err = h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		s, err := h.d.Subs.GetForUpdate(ctx, cmd.WorkspaceID, cmd.WebhookID)
-		if err != nil {
-			return err
-		}
-		s.Rotate(next, h.d.Clock.Now())
-		out = query.View(s)
-		if err := h.d.Subs.Save(ctx, s); err != nil {
-			return err
-		}
-		return h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.secret_rotated",
-			Target: cmd.WebhookID, Detail: "the old secret keeps signing for 24 hours"})
-	})
+	s, err := h.d.Subs.GetForUpdate(ctx, cmd.WorkspaceID, cmd.WebhookID)
 	if err != nil {
-		return WebhookWithSecret{}, fmt.Errorf("rotate webhook secret: %w", err)
+		return WebhookWithSecret{}, err
 	}
-	return WebhookWithSecret{Webhook: out, SigningSecret: next.String()}, nil
+	s.Rotate(next, h.d.Clock.Now())
+	if err := h.d.Subs.Save(ctx, s); err != nil {
+		return WebhookWithSecret{}, err
+	}
+	return WebhookWithSecret{Webhook: query.View(s), SigningSecret: next.String()},
+		h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.secret_rotated",
+			Target: cmd.WebhookID, Detail: "the old secret keeps signing for 24 hours"})
 }

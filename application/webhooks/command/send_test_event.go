@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -40,32 +39,24 @@ func (h SendTestEventHandler) Handle(ctx context.Context, cmd SendTestEvent) (Te
 	if !ok {
 		return TestSent{}, kernel.Invalid("type", "type: choose one of the %d event types", len(catalog.Entries))
 	}
-	var out TestSent
-	err := h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		s, err := h.d.Subs.Get(ctx, cmd.WorkspaceID, cmd.WebhookID)
-		if err != nil {
-			return err
-		}
-		if s.Status != webhooks.Enabled {
-			return kernel.Invalid("id", "webhook %s is disabled: enable it first", s.ID)
-		}
-		now := h.d.Clock.Now()
-		eventID := webhooks.TestEventPrefix + strings.TrimPrefix(h.d.IDs.New("evt"), "evt_")
-		payload, err := json.Marshal(entry.Envelope(eventID, cmd.WorkspaceID, now))
-		if err != nil {
-			return err
-		}
-		d := webhooks.NewDelivery(h.d.IDs.New(webhooks.DeliveryIDPrefix), s, eventID, entry.Type, payload, now)
-		if _, err := h.d.Deliveries.AddIfAbsent(ctx, d); err != nil {
-			return err
-		}
-		out = TestSent{DeliveryID: d.ID, EventID: eventID}
-		return h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.test_sent", Target: s.ID,
-			Detail: entry.Type + " as " + eventID})
-	})
+	s, err := h.d.Subs.Get(ctx, cmd.WorkspaceID, cmd.WebhookID)
 	if err != nil {
-		return TestSent{}, fmt.Errorf("send test event: %w", err)
+		return TestSent{}, err
 	}
-	h.d.Waker.Wake(ctx)
-	return out, nil
+	if s.Status != webhooks.Enabled {
+		return TestSent{}, kernel.Invalid("id", "webhook %s is disabled: enable it first", s.ID)
+	}
+	now := h.d.Clock.Now()
+	eventID := webhooks.TestEventPrefix + strings.TrimPrefix(h.d.IDs.New("evt"), "evt_")
+	payload, err := json.Marshal(entry.Envelope(eventID, cmd.WorkspaceID, now))
+	if err != nil {
+		return TestSent{}, err
+	}
+	d := webhooks.NewDelivery(h.d.IDs.New(webhooks.DeliveryIDPrefix), s, eventID, entry.Type, payload, now)
+	if _, err := h.d.Deliveries.AddIfAbsent(ctx, d); err != nil {
+		return TestSent{}, err
+	}
+	h.d.Waker.Wake(ctx) // after the commit (Waker)
+	return TestSent{DeliveryID: d.ID, EventID: eventID}, h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID,
+		Action: "webhook.test_sent", Target: s.ID, Detail: entry.Type + " as " + eventID})
 }

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks/query"
@@ -25,33 +24,23 @@ func NewSetWebhookStatusHandler(d Deps) SetWebhookStatusHandler { return SetWebh
 // Handle is idempotent. Enabling resumes pending deliveries and restarts the failing
 // streak; deliveries that failed meanwhile are recovered separately (RecoverDeliveries).
 func (h SetWebhookStatusHandler) Handle(ctx context.Context, cmd SetWebhookStatus) (query.Webhook, error) {
-	var out query.Webhook
-	err := h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		s, err := h.d.Subs.GetForUpdate(ctx, cmd.WorkspaceID, cmd.WebhookID)
-		if err != nil {
-			return err
-		}
-		now := h.d.Clock.Now()
-		if cmd.Enabled {
-			s.Enable(now)
-		} else {
-			s.Disable(webhooks.ByOperator, now)
-		}
-		out = query.View(s)
-		if err := h.d.Subs.Save(ctx, s); err != nil {
-			return err
-		}
-		action := "webhook.disabled"
-		if cmd.Enabled {
-			action = "webhook.enabled"
-		}
-		return h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: action, Target: cmd.WebhookID, Detail: out.URL})
-	})
+	s, err := h.d.Subs.GetForUpdate(ctx, cmd.WorkspaceID, cmd.WebhookID)
 	if err != nil {
-		return query.Webhook{}, fmt.Errorf("set webhook status: %w", err)
+		return query.Webhook{}, err
+	}
+	now, action := h.d.Clock.Now(), "webhook.disabled"
+	if cmd.Enabled {
+		s.Enable(now)
+		action = "webhook.enabled"
+	} else {
+		s.Disable(webhooks.ByOperator, now)
+	}
+	if err := h.d.Subs.Save(ctx, s); err != nil {
+		return query.Webhook{}, err
 	}
 	if cmd.Enabled {
-		h.d.Waker.Wake(ctx)
+		h.d.Waker.Wake(ctx) // after the commit (Waker)
 	}
-	return out, nil
+	return query.View(s), h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: action,
+		Target: cmd.WebhookID, Detail: s.URL})
 }

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -31,24 +30,16 @@ func (h UpdateWebhookHandler) Handle(ctx context.Context, cmd UpdateWebhook) (qu
 	if err != nil {
 		return query.Webhook{}, err
 	}
-	var out query.Webhook
-	err = h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		s, err := h.d.Subs.GetForUpdate(ctx, cmd.WorkspaceID, cmd.WebhookID)
-		if err != nil {
-			return err
-		}
-		if err := s.Change(cmd.URL, types, h.d.Settings.AllowHTTP, h.d.Clock.Now()); err != nil {
-			return err
-		}
-		out = query.View(s)
-		if err := h.d.Subs.Save(ctx, s); err != nil {
-			return err
-		}
-		return h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.updated", Target: cmd.WebhookID,
-			Detail: s.URL + " for " + strings.Join(types, ", ")})
-	})
+	s, err := h.d.Subs.GetForUpdate(ctx, cmd.WorkspaceID, cmd.WebhookID)
 	if err != nil {
-		return query.Webhook{}, fmt.Errorf("update webhook: %w", err)
+		return query.Webhook{}, err
 	}
-	return out, nil
+	if err := s.Change(cmd.URL, types, h.d.Settings.AllowHTTP, h.d.Clock.Now()); err != nil {
+		return query.Webhook{}, err
+	}
+	if err := h.d.Subs.Save(ctx, s); err != nil {
+		return query.Webhook{}, err
+	}
+	return query.View(s), h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.updated",
+		Target: cmd.WebhookID, Detail: s.URL + " for " + strings.Join(types, ", ")})
 }

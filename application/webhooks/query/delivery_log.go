@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -54,21 +53,27 @@ type DeliveryLog interface {
 	Stats(ctx context.Context, workspaceID string, since time.Time) (map[string]EndpointStats, error)
 }
 
-// DeliveryLogHandler reads an endpoint's log and single deliveries.
-type DeliveryLogHandler struct {
-	subs       webhooks.Repository
-	log        DeliveryLog
-	deliveries webhooks.Deliveries
+// DeliveryLogPage asks for one page of an endpoint's delivery log.
+type DeliveryLogPage struct {
+	Filter LogFilter
+	Page   platform.PageRequest
 }
 
-// NewDeliveryLogHandler builds the handler.
-func NewDeliveryLogHandler(subs webhooks.Repository, log DeliveryLog, deliveries webhooks.Deliveries) DeliveryLogHandler {
-	return DeliveryLogHandler{subs: subs, log: log, deliveries: deliveries}
+// DeliveryLogPageHandler handles DeliveryLogPage.
+type DeliveryLogPageHandler struct {
+	subs webhooks.Repository
+	log  DeliveryLog
 }
 
-// Page returns one page of the endpoint's log (without attempt lines: a delivery's own
+// NewDeliveryLogPageHandler builds the handler.
+func NewDeliveryLogPageHandler(subs webhooks.Repository, log DeliveryLog) DeliveryLogPageHandler {
+	return DeliveryLogPageHandler{subs: subs, log: log}
+}
+
+// Handle returns one page of the endpoint's log (without attempt lines: a delivery's own
 // page shows them).
-func (h DeliveryLogHandler) Page(ctx context.Context, f LogFilter, req platform.PageRequest) (platform.Page[*webhooks.Delivery], error) {
+func (h DeliveryLogPageHandler) Handle(ctx context.Context, q DeliveryLogPage) (platform.Page[*webhooks.Delivery], error) {
+	f := q.Filter
 	switch f.Status {
 	case "", LogSucceeded, LogFailing, LogFailed, LogPending:
 	default:
@@ -78,20 +83,26 @@ func (h DeliveryLogHandler) Page(ctx context.Context, f LogFilter, req platform.
 	if _, err := h.subs.Get(ctx, f.WorkspaceID, f.WebhookID); err != nil {
 		return platform.Page[*webhooks.Delivery]{}, err
 	}
-	page, err := h.log.Search(ctx, f, req)
-	if err != nil {
-		return page, fmt.Errorf("delivery log: %w", err)
-	}
-	return page, nil
+	return h.log.Search(ctx, f, q.Page)
 }
 
-// Stats counts the workspace's deliveries per endpoint since since.
-func (h DeliveryLogHandler) Stats(ctx context.Context, workspaceID string, since time.Time) (map[string]EndpointStats, error) {
-	out, err := h.log.Stats(ctx, workspaceID, since)
-	if err != nil {
-		return nil, fmt.Errorf("delivery stats: %w", err)
-	}
-	return out, nil
+// DeliveryStats asks for the workspace's deliveries per endpoint created since Since.
+type DeliveryStats struct {
+	WorkspaceID string
+	Since       time.Time
+}
+
+// DeliveryStatsHandler handles DeliveryStats.
+type DeliveryStatsHandler struct{ log DeliveryLog }
+
+// NewDeliveryStatsHandler builds the handler.
+func NewDeliveryStatsHandler(log DeliveryLog) DeliveryStatsHandler {
+	return DeliveryStatsHandler{log: log}
+}
+
+// Handle counts the workspace's deliveries per endpoint.
+func (h DeliveryStatsHandler) Handle(ctx context.Context, q DeliveryStats) (map[string]EndpointStats, error) {
+	return h.log.Stats(ctx, q.WorkspaceID, q.Since)
 }
 
 // DeliveryDetail is one delivery with the exact payload and its attempts.
@@ -100,19 +111,34 @@ type DeliveryDetail struct {
 	Attempts []webhooks.Attempt
 }
 
-// Get returns the endpoint's delivery with its attempt log, or NotFound (also when it
+// GetDelivery asks for one delivery of an endpoint.
+type GetDelivery struct {
+	WorkspaceID string
+	WebhookID   string
+	DeliveryID  string
+}
+
+// GetDeliveryHandler handles GetDelivery.
+type GetDeliveryHandler struct{ deliveries webhooks.Deliveries }
+
+// NewGetDeliveryHandler builds the handler.
+func NewGetDeliveryHandler(deliveries webhooks.Deliveries) GetDeliveryHandler {
+	return GetDeliveryHandler{deliveries: deliveries}
+}
+
+// Handle returns the endpoint's delivery with its attempt log, or NotFound (also when it
 // belongs to another endpoint or workspace).
-func (h DeliveryLogHandler) Get(ctx context.Context, workspaceID, webhookID, deliveryID string) (DeliveryDetail, error) {
-	d, err := h.deliveries.Get(ctx, workspaceID, deliveryID)
+func (h GetDeliveryHandler) Handle(ctx context.Context, q GetDelivery) (DeliveryDetail, error) {
+	d, err := h.deliveries.Get(ctx, q.WorkspaceID, q.DeliveryID)
 	if err != nil {
 		return DeliveryDetail{}, err
 	}
-	if d.SubscriptionID != webhookID {
-		return DeliveryDetail{}, kernel.NotFound("delivery %s not found", deliveryID)
+	if d.SubscriptionID != q.WebhookID {
+		return DeliveryDetail{}, kernel.NotFound("delivery %s not found", q.DeliveryID)
 	}
-	logs, err := h.deliveries.Attempts(ctx, workspaceID, []string{d.ID})
+	logs, err := h.deliveries.Attempts(ctx, q.WorkspaceID, []string{d.ID})
 	if err != nil {
-		return DeliveryDetail{}, fmt.Errorf("delivery detail: %w", err)
+		return DeliveryDetail{}, err
 	}
 	return DeliveryDetail{Delivery: d, Attempts: logs[d.ID]}, nil
 }

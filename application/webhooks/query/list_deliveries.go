@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/kernel"
@@ -46,7 +45,7 @@ func (h ListDeliveriesHandler) Handle(ctx context.Context, q ListDeliveries) (pl
 	}
 	page, err := h.pages.Page(ctx, q.WorkspaceID, q.WebhookID, q.Status, q.Page)
 	if err != nil {
-		return platform.Page[Delivery]{}, fmt.Errorf("list deliveries: %w", err)
+		return platform.Page[Delivery]{}, err
 	}
 	ids := make([]string, len(page.Items))
 	for i, d := range page.Items {
@@ -54,7 +53,7 @@ func (h ListDeliveriesHandler) Handle(ctx context.Context, q ListDeliveries) (pl
 	}
 	logs, err := h.pages.Attempts(ctx, q.WorkspaceID, ids)
 	if err != nil {
-		return platform.Page[Delivery]{}, fmt.Errorf("list deliveries: %w", err)
+		return platform.Page[Delivery]{}, err
 	}
 	out := platform.Page[Delivery]{HasMore: page.HasMore, Next: page.Next, Items: make([]Delivery, 0, len(page.Items))}
 	for _, d := range page.Items {

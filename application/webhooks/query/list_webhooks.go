@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
@@ -21,7 +20,7 @@ func NewListWebhooksHandler(repo webhooks.Repository) ListWebhooksHandler {
 func (h ListWebhooksHandler) Handle(ctx context.Context, workspaceID string) ([]Webhook, error) {
 	list, err := h.repo.List(ctx, workspaceID)
 	if err != nil {
-		return nil, fmt.Errorf("list webhooks: %w", err)
+		return nil, err
 	}
 	out := make([]Webhook, 0, len(list))
 	for _, s := range list {

@@ -32,7 +32,7 @@ func Analytics() fx.Option {
 
 // newAnalyticsSummary tells the summary whether its consumer group is at the outbox head.
 func newAnalyticsSummary(db *sqldb.DB, pos *watermill.Positions) *sqlstore.AnalyticsSummary {
-	return sqlstore.NewAnalyticsSummary(db, func(ctx context.Context) (bool, error) {
-		return pos.CaughtUp(ctx, consumers.AnalyticsProjectionName)
+	return sqlstore.NewAnalyticsSummary(db, func(ctx context.Context, workspaceID string) (bool, error) {
+		return pos.WorkspaceCaughtUp(ctx, consumers.AnalyticsProjectionName, workspaceID)
 	})
 }

@@ -3,6 +3,7 @@ package compose
 import (
 	"go.uber.org/fx"
 
+	sqlcertificates "github.com/creatorapi/creatorapi/adapters/sql/certificates"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/certificates"
 	"github.com/creatorapi/creatorapi/application/certificates/command"
@@ -11,13 +12,15 @@ import (
 	"github.com/creatorapi/creatorapi/ports/http/operator"
 )
 
-// Certificates wires course certificates; completions come from the enrollments
-// module's published query (enrollments_published.go).
+// Certificates wires course certificates. The store is provided as the module's port
+// (fx.As), so a test swaps it with one fx.Replace (tests/testenv: MemoryCertificates);
+// completions come from the enrollments module's published query
+// (enrollments_published.go).
 func Certificates() fx.Option {
 	return fx.Module("certificates",
 		fx.Provide(
-			sqlstore.NewCertificates,
-			func(kit platform.Kit, repo *sqlstore.Certificates, ws platform.WorkspaceDirectory, st *sqlstore.Students,
+			fx.Annotate(sqlcertificates.NewRepository, fx.As(new(command.Store))),
+			func(kit platform.Kit, repo command.Store, ws platform.WorkspaceDirectory, st *sqlstore.Students,
 				ens enrollments.Application) certificates.Application {
 				return certificates.New(command.Deps{Kit: kit, Repo: repo, Workspaces: ws, Students: st,
 					Completions: certificateCompletions{app: ens}})

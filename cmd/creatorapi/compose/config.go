@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
@@ -29,6 +30,7 @@ type Config struct {
 	RedisURL             string          // CREATORAPI_REDIS_URL, e.g. redis://127.0.0.1:6379/0: rate limits count there (auto)
 	RedisPrefix          string          // CREATORAPI_REDIS_PREFIX, default "creatorapi:": the keys' namespace
 	EventsRetention      time.Duration   // CREATORAPI_EVENTS_RETENTION, default 720h: consumed outbox rows older than this are pruned
+	EventsPartitions     int             // CREATORAPI_EVENTS_PARTITIONS, default 0: 4 on PostgreSQL, 1 on SQLite (see EventPartitions)
 	Pprof                bool            // CREATORAPI_PPROF, default false: /debug/pprof on the operator listener
 	PublicURL            string          // CREATORAPI_PUBLIC_URL, default http://localhost:<port of HTTPAddr>: the base of links sent
 	ShutdownGrace        time.Duration   // CREATORAPI_SHUTDOWN_GRACE, default 25s: the whole stop, from SIGTERM to exit
@@ -39,6 +41,25 @@ type Config struct {
 // MinAdminTokenLength is the shortest operator token accepted: the token is the only
 // lock on the operator API, so it must not be guessable.
 const MinAdminTokenLength = 32
+
+// MaxEventPartitions bounds CREATORAPI_EVENTS_PARTITIONS: each partition of each consumer
+// is a subscriber polling the outbox somewhere.
+const MaxEventPartitions = 256
+
+// EventPartitions is the partition count of the event stream on dialect d: the setting, or
+// 4 on PostgreSQL (up to four instances share each consumer, and a lone instance's twelve
+// subscribers fit its pool of 16 beside the API) and 1 on SQLite (one writer: partitions
+// would only take turns on it).
+func (c Config) EventPartitions(d sqldb.Dialect) int {
+	switch {
+	case c.EventsPartitions > 0:
+		return c.EventsPartitions
+	case d == sqldb.Postgres:
+		return 4
+	default:
+		return 1
+	}
+}
 
 // LoadConfig reads the configuration through getenv (os.Getenv in production).
 func LoadConfig(getenv func(string) string) (Config, error) {
@@ -78,6 +99,11 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	if cfg.EventsRetention, err = time.ParseDuration(get("CREATORAPI_EVENTS_RETENTION", "720h")); err != nil || cfg.EventsRetention <= 0 {
 		return Config{}, fmt.Errorf("CREATORAPI_EVENTS_RETENTION must be a positive duration such as 720h")
+	}
+	if v := get("CREATORAPI_EVENTS_PARTITIONS", ""); v != "" {
+		if cfg.EventsPartitions, err = strconv.Atoi(v); err != nil || cfg.EventsPartitions < 1 || cfg.EventsPartitions > MaxEventPartitions {
+			return Config{}, fmt.Errorf("CREATORAPI_EVENTS_PARTITIONS must be a whole number from 1 to %d", MaxEventPartitions)
+		}
 	}
 	if cfg.Pprof, err = strconv.ParseBool(get("CREATORAPI_PPROF", "false")); err != nil {
 		return Config{}, fmt.Errorf("CREATORAPI_PPROF: %w", err)

@@ -98,13 +98,12 @@ type dashboardParams struct {
 	Subs      *sqlstore.Webhooks
 	Analytics analytics.Application
 	Daily     *sqlstore.AnalyticsSummary
-	Usage     *sqlstore.KeyUsage
 }
 
 func newDashboardMount(p dashboardParams) (PublicMount, error) {
 	d, err := dashboard.New(dashboard.Deps{PublicURL: p.Config.PublicURL, Members: p.Members, Keys: p.Keys,
 		Audit: p.Audit, Webhooks: p.Webhooks, RequestHeaders: requestHeaders(p.Subs),
-		Summary: p.Analytics.Queries.GetSummary, Daily: analyticsquery.NewGetDailyHandler(p.Daily, p.Clock), Requests: p.Usage, Clock: p.Clock, Logger: p.Logger})
+		Summary: p.Analytics.Queries.GetSummary, Daily: analyticsquery.NewGetDailyHandler(p.Daily, p.Clock), Clock: p.Clock, Logger: p.Logger})
 	if err != nil {
 		return nil, err
 	}

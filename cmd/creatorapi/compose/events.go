@@ -2,7 +2,9 @@ package compose
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	wm "github.com/ThreeDotsLabs/watermill"
@@ -25,10 +27,15 @@ func Events() fx.Option {
 		fx.Provide(
 			func(db *sqldb.DB, c platform.Clock) *watermill.Ledger { return watermill.NewLedger(db, c) },
 			func(db *sqldb.DB) watermill.RouterConfig { return watermill.DefaultRouterConfig(db.Dialect) },
+			func(db *sqldb.DB, cfg Config) watermill.Partitions {
+				return watermill.Partitions(cfg.EventPartitions(db.Dialect))
+			},
 			watermill.NewPositions,
+			// The default transport; a broker provides another watermill.Transport.
+			fx.Annotate(watermill.NewSQLTransport, fx.As(new(watermill.Transport))),
 			newEventRouter,
-			func(db *sqldb.DB, c platform.Clock, cfg Config) *watermill.Retention {
-				return watermill.NewRetention(db, c, cfg.EventsRetention)
+			func(db *sqldb.DB, c platform.Clock, cfg Config, parts watermill.Partitions) *watermill.Retention {
+				return watermill.NewRetention(db, c, cfg.EventsRetention, parts)
 			},
 		),
 	)
@@ -36,17 +43,19 @@ func Events() fx.Option {
 
 type routerParams struct {
 	fx.In
-	DB        *sqldb.DB
-	Ledger    *watermill.Ledger
-	Wakeup    *watermill.Wakeup
-	Config    watermill.RouterConfig
-	Logger    wm.LoggerAdapter
-	Consumers []events.Consumer `group:"event_consumers"`
+	DB         *sqldb.DB
+	Ledger     *watermill.Ledger
+	Wakeup     *watermill.Wakeup
+	Transport  watermill.Transport
+	Partitions watermill.Partitions
+	Config     watermill.RouterConfig
+	Logger     wm.LoggerAdapter
+	Consumers  []events.Consumer `group:"event_consumers"`
 }
 
 // newEventRouter runs the consumers the ports provided.
 func newEventRouter(p routerParams) (*watermill.Router, error) {
-	return watermill.NewRouter(p.DB, p.Ledger, p.Wakeup, p.Consumers, p.Config, p.Logger)
+	return watermill.NewRouter(p.DB, p.Ledger, p.Transport, p.Consumers, p.Partitions, p.Config, p.Logger, instanceName(p.Wakeup))
 }
 
 // Workers runs the background side: the event router (draining on stop), the
@@ -77,4 +86,11 @@ func Workers() fx.Option {
 			lc.Append(fx.Hook{OnStart: r.Start, OnStop: r.Stop})
 		}),
 	)
+}
+
+// instanceName names this process in the lease table: host and pid for operators, and
+// the wakeup's random id so that a restarted process with a recycled pid differs.
+func instanceName(w *watermill.Wakeup) string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s:%d:%s", host, os.Getpid(), w.Instance())
 }

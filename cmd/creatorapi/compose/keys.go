@@ -7,23 +7,34 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	sqlkeys "github.com/creatorapi/creatorapi/adapters/sql/keys"
 	"github.com/creatorapi/creatorapi/application/keys"
+	"github.com/creatorapi/creatorapi/application/keys/command"
+	"github.com/creatorapi/creatorapi/application/keys/query"
 	"github.com/creatorapi/creatorapi/application/platform"
+	domainkeys "github.com/creatorapi/creatorapi/domain/keys"
 	"github.com/creatorapi/creatorapi/ports/http/operator"
 )
 
 // keyUsageFlushEvery bounds how stale a key's lastUsedAt can be in storage.
 const keyUsageFlushEvery = 10 * time.Second
 
-// Keys wires API keys: issuing, revoking, authenticating.
+// Keys wires API keys: issuing, revoking, authenticating. Its adapters are provided as
+// the module's ports (fx.As), so a test swaps them with one fx.Replace (tests/testenv:
+// MemoryKeys). Uses are buffered in memory (query.UsageBuffer) and flushed to the
+// usage store periodically.
 func Keys() fx.Option {
 	return fx.Module("keys",
 		fx.Provide(
-			sqlstore.NewKeys,
-			sqlstore.NewKeyUsage,
-			func(tx platform.Transactor, repo *sqlstore.Keys, ws platform.WorkspaceDirectory, usage *sqlstore.KeyUsage, audit platform.AuditTrail, i platform.IDs, c platform.Clock) keys.Application {
-				return keys.New(keys.Deps{Tx: tx, Repo: repo, Pages: repo, Workspaces: ws, Usage: usage, Audit: audit, IDs: i, Clock: c})
+			fx.Annotate(sqlkeys.NewRepository, fx.As(new(domainkeys.Repository)), fx.As(new(query.KeyPages))),
+			fx.Annotate(sqlkeys.NewUsage, fx.As(new(query.UsageStore)), fx.As(new(query.RequestCounts))),
+			query.NewUsageBuffer,
+			func(kit platform.Kit, repo domainkeys.Repository, pages query.KeyPages, requests query.RequestCounts,
+				usage *query.UsageBuffer, ws platform.WorkspaceDirectory, audit platform.AuditTrail) keys.Application {
+				return keys.New(keys.Deps{
+					Deps:  command.Deps{Kit: kit, Repo: repo, Workspaces: ws, Audit: audit},
+					Pages: pages, Usage: usage, Requests: requests,
+				})
 			},
 			operatorRoutes(operator.KeyRoutes),
 		),
@@ -31,8 +42,8 @@ func Keys() fx.Option {
 	)
 }
 
-// flushKeyUsage writes last-use times periodically and once more on stop.
-func flushKeyUsage(lc fx.Lifecycle, usage *sqlstore.KeyUsage, logger *slog.Logger) {
+// flushKeyUsage writes last-use times and request counts periodically and once more on stop.
+func flushKeyUsage(lc fx.Lifecycle, usage *query.UsageBuffer, logger *slog.Logger) {
 	runEvery(lc, keyUsageFlushEvery, func(ctx context.Context) {
 		if err := usage.Flush(ctx); err != nil {
 			logger.Warn("flush key usage", "error", err)

@@ -3,22 +3,28 @@ package compose
 import (
 	"go.uber.org/fx"
 
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	sqllivesessions "github.com/creatorapi/creatorapi/adapters/sql/livesessions"
 	"github.com/creatorapi/creatorapi/application/courses"
 	"github.com/creatorapi/creatorapi/application/livesessions"
 	"github.com/creatorapi/creatorapi/application/livesessions/command"
 	"github.com/creatorapi/creatorapi/application/platform"
+	domainlivesessions "github.com/creatorapi/creatorapi/domain/livesessions"
 	"github.com/creatorapi/creatorapi/ports/http/operator"
 )
 
-// LiveSessions wires live sessions and their recordings.
+// LiveSessions wires live sessions and their recordings. Its adapters are provided as
+// the module's ports (fx.As), so a test swaps them with one fx.Replace (tests/testenv:
+// MemoryLiveSessions). Courses are checked through the courses module's published
+// queries (courses_published.go).
 func LiveSessions() fx.Option {
 	return fx.Module("livesessions",
 		fx.Provide(
-			sqlstore.NewLiveSessions,
-			func(kit platform.Kit, repo *sqlstore.LiveSessions, ws platform.WorkspaceDirectory, crs courses.Application) livesessions.Application {
+			fx.Annotate(sqllivesessions.NewRepository, fx.As(new(domainlivesessions.Repository))),
+			fx.Annotate(sqllivesessions.NewRecordings, fx.As(new(domainlivesessions.Recordings))),
+			func(kit platform.Kit, repo domainlivesessions.Repository, recordings domainlivesessions.Recordings,
+				ws platform.WorkspaceDirectory, crs courses.Application) livesessions.Application {
 				return livesessions.New(command.Deps{
-					Kit: kit, Sessions: repo, Recordings: repo.Recordings(), Courses: sessionCourses{app: crs}, Workspaces: ws,
+					Kit: kit, Sessions: repo, Recordings: recordings, Courses: sessionCourses{app: crs}, Workspaces: ws,
 				})
 			},
 			operatorRoutes(operator.LiveSessionRoutes),

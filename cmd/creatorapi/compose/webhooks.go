@@ -86,6 +86,7 @@ type webhooksParams struct {
 	Audit      platform.AuditTrail
 	IDs        platform.IDs
 	Clock      platform.Clock
+	Observer   platform.Observer
 }
 
 func newWebhooksApp(p webhooksParams) webhooks.Application {
@@ -94,7 +95,7 @@ func newWebhooksApp(p webhooksParams) webhooks.Application {
 			Tx: p.Tx, Subs: p.Subs, Deliveries: p.Deliveries, Dispatch: p.Dispatch, Notices: p.Notices,
 			Retention: p.Retention, Workspaces: workspaceOwners{p.Workspaces}, Mailer: p.Mailer, Waker: adapterwebhooks.CommitWaker{Signal: p.Signal},
 			Handoff: adapterwebhooks.CommitWaker{Signal: p.Signal}, Audit: p.Audit,
-			IDs: p.IDs, Clock: p.Clock,
+			IDs: p.IDs, Clock: p.Clock, Observer: p.Observer,
 			Settings: command.Settings{
 				AllowHTTP:    p.Config.WebhookAllowPrivate,
 				Policy:       domainwebhooks.Policy{Schedule: p.Config.WebhookRetrySchedule, MaxRetryAfter: webhookMaxRetryWait},

@@ -77,12 +77,8 @@ func (s Seeder) Run(ctx context.Context) (Result, error) {
 			return Result{}, err
 		}
 	}
-	scopes := make([]string, len(domainkeys.AllScopes))
-	for i, sc := range domainkeys.AllScopes {
-		scopes[i] = string(sc)
-	}
 	res.Key, err = s.Keys.Commands.CreateKey.Handle(ctx, keycmd.CreateKey{
-		WorkspaceID: res.WorkspaceID, Name: "demo " + s.Now().Format(time.RFC3339), Scopes: scopes,
+		WorkspaceID: res.WorkspaceID, Name: "demo " + s.Now().Format(time.RFC3339), Scopes: domainkeys.ScopeNames(domainkeys.AllScopes),
 		PerMinute: 600, PerDay: 100_000,
 	})
 	if err != nil {

@@ -16,7 +16,6 @@ import (
 	analyticsquery "github.com/creatorapi/creatorapi/application/analytics/query"
 	"github.com/creatorapi/creatorapi/application/audit"
 	"github.com/creatorapi/creatorapi/application/keys"
-	keyquery "github.com/creatorapi/creatorapi/application/keys/query"
 	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks"
@@ -35,7 +34,6 @@ type Deps struct {
 	Webhooks  webhooks.Application
 	Summary   platform.Handler[analyticsquery.GetSummary, analyticsquery.Summary] // the overview's analytics (nil: not shown)
 	Daily     analyticsquery.GetDailyHandler
-	Requests  keyquery.RequestCounts // API requests per key per day (nil: not shown)
 	// RequestHeaders rebuilds the headers an attempt at at sent (the signer is an adapter).
 	RequestHeaders func(ctx context.Context, workspaceID string, d *domainwebhooks.Delivery, at time.Time) (http.Header, error)
 	Clock          platform.Clock

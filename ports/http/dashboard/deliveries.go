@@ -46,8 +46,8 @@ func (h *Dashboard) deliveriesPage(c *fiber.Ctx) error {
 	}
 	f := webhookquery.LogFilter{WorkspaceID: membershipOf(c).WorkspaceID, WebhookID: w.ID,
 		Status: c.Query("status"), EventType: c.Query("type"), Search: c.Query("q")}
-	page, err := h.d.Webhooks.Queries.DeliveryLog.Page(c.UserContext(), f,
-		platform.PageRequest{Limit: deliveriesPerPage, After: parsePosition(c.Query("before"))})
+	page, err := h.d.Webhooks.Queries.DeliveryLogPage.Handle(c.UserContext(), webhookquery.DeliveryLogPage{Filter: f,
+		Page: platform.PageRequest{Limit: deliveriesPerPage, After: parsePosition(c.Query("before"))}})
 	if msg, ok := formError(err); ok {
 		return fiber.NewError(fiber.StatusBadRequest, msg)
 	}
@@ -107,7 +107,7 @@ func (h *Dashboard) deliveryPage(c *fiber.Ctx) error {
 		return err
 	}
 	ws := membershipOf(c).WorkspaceID
-	det, err := h.d.Webhooks.Queries.DeliveryLog.Get(c.UserContext(), ws, w.ID, c.Params("did"))
+	det, err := h.d.Webhooks.Queries.GetDelivery.Handle(c.UserContext(), webhookquery.GetDelivery{WorkspaceID: ws, WebhookID: w.ID, DeliveryID: c.Params("did")})
 	if err != nil {
 		return err
 	}
@@ -144,7 +144,7 @@ func (h *Dashboard) resendDelivery(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := h.d.Webhooks.Queries.DeliveryLog.Get(c.UserContext(), ws, w.ID, c.Params("did")); err != nil {
+	if _, err := h.d.Webhooks.Queries.GetDelivery.Handle(c.UserContext(), webhookquery.GetDelivery{WorkspaceID: ws, WebhookID: w.ID, DeliveryID: c.Params("did")}); err != nil {
 		return err
 	}
 	_, err = h.d.Webhooks.Commands.ResendDelivery.Handle(c.UserContext(), webhookcmd.ResendDelivery{WorkspaceID: ws, DeliveryID: c.Params("did")})

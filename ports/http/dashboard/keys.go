@@ -31,8 +31,8 @@ func (h *Dashboard) keysPage(c *fiber.Ctx) error {
 }
 
 func (h *Dashboard) renderKeys(c *fiber.Ctx, status int, errText, name string, checked []string) error {
-	page, err := h.d.Keys.Queries.KeyPages.Page(c.UserContext(), membershipOf(c).WorkspaceID,
-		platform.PageRequest{Limit: keysPerPage, After: parsePosition(c.Query("before"))})
+	page, err := h.d.Keys.Queries.KeyPage.Handle(c.UserContext(), query.KeyPage{WorkspaceID: membershipOf(c).WorkspaceID,
+		Page: platform.PageRequest{Limit: keysPerPage, After: parsePosition(c.Query("before"))}})
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func (h *Dashboard) createKey(c *fiber.Ctx) error {
 
 // findKey returns the workspace's key or NotFound (another workspace's id included).
 func (h *Dashboard) findKey(c *fiber.Ctx) (query.Key, error) {
-	return h.d.Keys.Queries.KeyPages.Get(c.UserContext(), membershipOf(c).WorkspaceID, c.Params("id"))
+	return h.d.Keys.Queries.GetKey.Handle(c.UserContext(), query.GetKey{WorkspaceID: membershipOf(c).WorkspaceID, KeyID: c.Params("id")})
 }
 
 func (h *Dashboard) confirmRevoke(c *fiber.Ctx) error {

@@ -31,11 +31,11 @@ const requestDays = 30
 
 func (h *Dashboard) overview(c *fiber.Ctx) error {
 	ws := membershipOf(c).WorkspaceID
-	active, due, err := h.d.Keys.Queries.KeyPages.Counts(c.UserContext(), ws)
+	counts, err := h.d.Keys.Queries.KeyCounts.Handle(c.UserContext(), ws)
 	if err != nil {
 		return err
 	}
-	d := overviewData{Active: active, Rotate: due, APIBase: h.d.PublicURL, From: c.Query("from"), To: c.Query("to")}
+	d := overviewData{Active: counts.Active, Rotate: counts.RotationDue, APIBase: h.d.PublicURL, From: c.Query("from"), To: c.Query("to")}
 	status, errText := fiber.StatusOK, ""
 	if h.d.Summary != nil {
 		q := analyticsquery.GetSummary{WorkspaceID: ws, From: d.From, To: d.To}
@@ -46,7 +46,7 @@ func (h *Dashboard) overview(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	if h.d.Requests != nil {
+	if h.d.Keys.Queries.RequestsPerDay != nil {
 		if err := h.fillRequests(c, ws, &d); err != nil {
 			return err
 		}
@@ -98,7 +98,7 @@ func (h *Dashboard) fillRequests(c *fiber.Ctx, ws string, d *overviewData) error
 	now := h.d.Clock.Now().UTC()
 	to := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	from := to.AddDate(0, 0, -(requestDays - 1))
-	rows, err := h.d.Requests.Daily(c.UserContext(), ws, keyquery.DayKey(from), keyquery.DayKey(to))
+	rows, err := h.d.Keys.Queries.RequestsPerDay.Handle(c.UserContext(), keyquery.RequestsPerDay{WorkspaceID: ws, From: from, To: to})
 	if err != nil {
 		return err
 	}

@@ -47,12 +47,12 @@ func (h *Dashboard) renderEndpoint(c *fiber.Ctx, status int, errText, url string
 		url, types = w.URL, w.Events
 	}
 	f := webhookquery.LogFilter{WorkspaceID: membershipOf(c).WorkspaceID, WebhookID: w.ID}
-	recent, err := h.d.Webhooks.Queries.DeliveryLog.Page(c.UserContext(), f, platform.PageRequest{Limit: 5})
+	recent, err := h.d.Webhooks.Queries.DeliveryLogPage.Handle(c.UserContext(), webhookquery.DeliveryLogPage{Filter: f, Page: platform.PageRequest{Limit: 5}})
 	if err != nil {
 		return err
 	}
 	f.Status = webhookquery.LogFailed
-	failed, err := h.d.Webhooks.Queries.DeliveryLog.Page(c.UserContext(), f, platform.PageRequest{Limit: 1})
+	failed, err := h.d.Webhooks.Queries.DeliveryLogPage.Handle(c.UserContext(), webhookquery.DeliveryLogPage{Filter: f, Page: platform.PageRequest{Limit: 1}})
 	if err != nil {
 		return err
 	}

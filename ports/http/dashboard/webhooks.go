@@ -56,7 +56,7 @@ func (h *Dashboard) renderWebhooks(c *fiber.Ctx, status int, errText, url string
 	if err != nil {
 		return err
 	}
-	stats, err := h.d.Webhooks.Queries.DeliveryLog.Stats(c.UserContext(), ws, h.d.Clock.Now().Add(-24*time.Hour))
+	stats, err := h.d.Webhooks.Queries.DeliveryStats.Handle(c.UserContext(), webhookquery.DeliveryStats{WorkspaceID: ws, Since: h.d.Clock.Now().Add(-24 * time.Hour)})
 	if err != nil {
 		return err
 	}

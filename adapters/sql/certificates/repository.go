@@ -1,4 +1,8 @@
-package sqlstore
+// Package certificates is the certificates module's persistence: it owns the
+// certificates table (docs/architecture.md, "Table ownership"). The completions a
+// certificate requires come from the enrollments module's published query
+// (cmd/creatorapi/compose/enrollments_published.go), never from its tables.
+package certificates
 
 import (
 	"context"
@@ -12,16 +16,16 @@ import (
 	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
-// Certificates stores certificates. The completions they require come from the
-// enrollments module's published query (cmd/creatorapi/compose/enrollments_published.go).
-type Certificates struct {
+// Repository stores certificates (certificates/command.Store: certificates.Repository
+// and Find).
+type Repository struct {
 	db           *sqldb.DB
 	insert, find string
 }
 
-// NewCertificates prepares the statements for db's dialect.
-func NewCertificates(db *sqldb.DB) *Certificates {
-	return &Certificates{
+// NewRepository prepares the statements for db's dialect.
+func NewRepository(db *sqldb.DB) *Repository {
+	return &Repository{
 		db: db,
 		// The unique (workspace, student, course) constraint settles concurrent issues.
 		insert: db.Rebind(`INSERT INTO certificates (id, workspace_id, student_id, course_id, enrollment_id, issued_at)
@@ -31,6 +35,8 @@ func NewCertificates(db *sqldb.DB) *Certificates {
 	}
 }
 
+// certificateRow has the fields of certificates.Certificate with their columns, so a
+// row converts to the aggregate (Go ignores tags in conversions).
 type certificateRow struct {
 	ID           string    `db:"id"`
 	WorkspaceID  string    `db:"workspace_id"`
@@ -41,20 +47,12 @@ type certificateRow struct {
 }
 
 // Add inserts c unless the student already has a certificate for the course.
-func (r *Certificates) Add(ctx context.Context, c *certificates.Certificate) (bool, error) {
-	res, err := r.db.Write(ctx).ExecContext(ctx, r.insert, c.ID, c.WorkspaceID, c.StudentID, c.CourseID, c.EnrollmentID, c.IssuedAt)
-	if err != nil {
-		return false, fmt.Errorf("insert certificate: %w", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("insert certificate: %w", err)
-	}
-	return n == 1, nil
+func (r *Repository) Add(ctx context.Context, c *certificates.Certificate) (bool, error) {
+	return r.db.Changes(ctx, "insert certificate", r.insert, c.ID, c.WorkspaceID, c.StudentID, c.CourseID, c.EnrollmentID, c.IssuedAt)
 }
 
 // Find returns the student's certificate for the course, or NotFound.
-func (r *Certificates) Find(ctx context.Context, workspaceID, studentID, courseID string) (*certificates.Certificate, error) {
+func (r *Repository) Find(ctx context.Context, workspaceID, studentID, courseID string) (*certificates.Certificate, error) {
 	var row certificateRow
 	err := r.db.Read(ctx).GetContext(ctx, &row, r.find, workspaceID, studentID, courseID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -63,6 +61,7 @@ func (r *Certificates) Find(ctx context.Context, workspaceID, studentID, courseI
 	if err != nil {
 		return nil, fmt.Errorf("find certificate: %w", err)
 	}
-	return &certificates.Certificate{ID: row.ID, WorkspaceID: row.WorkspaceID, StudentID: row.StudentID, CourseID: row.CourseID,
-		EnrollmentID: row.EnrollmentID, IssuedAt: row.IssuedAt.UTC()}, nil
+	c := certificates.Certificate(row)
+	c.IssuedAt = c.IssuedAt.UTC()
+	return &c, nil
 }

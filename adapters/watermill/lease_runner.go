@@ -1,0 +1,173 @@
+package watermill
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"time"
+
+	wm "github.com/ThreeDotsLabs/watermill"
+)
+
+// sweepEvery is how many heartbeats pass between sweeps of dead instances' rows.
+const sweepEvery = 30
+
+// loop renews the leases and rebalances every Heartbeat until Stop.
+func (r *Router) loop() {
+	defer close(r.loopDone)
+	t := time.NewTicker(r.cfg.Heartbeat)
+	defer t.Stop()
+	for {
+		select {
+		case <-r.loopStop:
+			return
+		case <-t.C:
+			r.tick(context.Background())
+		}
+	}
+}
+
+// tick is one heartbeat: renew what this instance holds, stop what it lost, follow the
+// deployment's partition count, then move each consumer towards its fair share (balance).
+func (r *Router) tick(ctx context.Context) {
+	now := time.Now()
+	held, cen, err := r.leases.heartbeat(ctx, r.instance, now, now.Add(r.cfg.LeaseTTL), now.Add(-r.cfg.LeaseTTL))
+	if err != nil {
+		r.logger.Error("events router: heartbeat", err, nil)
+		if !r.renewed.IsZero() && time.Since(r.renewed) > r.cfg.LeaseTTL-r.cfg.Heartbeat {
+			// Another instance may take these leases any moment now: stop before it does.
+			r.stopParts(r.runningKeys(), false)
+		}
+		return
+	}
+	r.renewed = now
+	if cen.Parts != r.parts {
+		if err := r.adopt(ctx, cen.Parts, false); err != nil {
+			r.logger.Error("events router: partition count change", err, nil)
+			return
+		}
+	}
+	mine := map[leaseKey]bool{}
+	var current, foreign []leaseKey
+	for _, k := range held {
+		mine[k] = true
+		if k.Parts == r.parts {
+			current = append(current, k)
+		} else {
+			foreign = append(foreign, k)
+		}
+	}
+	var lost []leaseKey
+	for _, k := range r.runningKeys() {
+		if !mine[k] {
+			lost = append(lost, k) // expired and taken by another instance
+		}
+	}
+	if len(lost) > 0 {
+		r.logger.Info("events router: leases lost", wm.LogFields{"parts": len(lost)})
+		r.stopParts(lost, false)
+	}
+	if len(foreign) > 0 {
+		r.stopParts(foreign, true) // an older layout's: its successor waits for these
+	}
+	byConsumer := map[string][]leaseKey{}
+	for _, k := range current {
+		byConsumer[k.Consumer] = append(byConsumer[k.Consumer], k)
+	}
+	total := len(current)
+	for _, c := range r.consumers {
+		total += r.balance(ctx, c.Name, byConsumer[c.Name], cen, total, now)
+	}
+	if r.ticks++; r.ticks%sweepEvery == 0 {
+		if err := r.leases.sweep(ctx, r.parts, now, now.Add(-10*r.cfg.LeaseTTL)); err != nil {
+			r.logger.Error("events router: sweep", err, nil)
+		}
+	}
+}
+
+// ensureRunning starts k unless it runs; a failure frees the lease for another try.
+func (r *Router) ensureRunning(ctx context.Context, k leaseKey) {
+	r.mu.Lock()
+	_, ok := r.running[k]
+	r.mu.Unlock()
+	if ok {
+		return
+	}
+	err := seedPositions(ctx, r.db, k.Consumer, k.Parts)
+	if err == nil {
+		err = r.startPart(ctx, k)
+	}
+	if err != nil {
+		r.logger.Error("events router: start part", err, wm.LogFields{"part": PartGroup(k.Consumer, k.Part, k.Parts)})
+		if rerr := r.leases.release(ctx, r.instance, k, time.Now()); rerr != nil {
+			r.logger.Error("events router: release", rerr, nil)
+		}
+	}
+}
+
+// adopt makes parts this instance's layout: its index and lease rows exist; at start
+// (set) it also becomes the deployment's layout.
+func (r *Router) adopt(ctx context.Context, parts int, set bool) error {
+	if err := ensureLayoutIndex(ctx, r.db, parts); err != nil {
+		return err
+	}
+	names := make([]string, len(r.consumers))
+	for i, c := range r.consumers {
+		names[i] = c.Name
+	}
+	if err := r.leases.ensure(ctx, names, parts, time.Now()); err != nil {
+		return err
+	}
+	if set {
+		if err := r.leases.setLayout(ctx, parts, time.Now()); err != nil {
+			return err
+		}
+	}
+	if parts != r.parts {
+		r.logger.Info("events router: partition count changed", wm.LogFields{"from": r.parts, "to": parts})
+	}
+	r.parts = parts
+	return nil
+}
+
+// balance moves this instance's pairs of consumer towards its fair share and returns how
+// many it gained (claimed less given back): with P partitions and A live instances running the consumer, each holds
+// floor(P/A) or ceil(P/A). It claims free or expired pairs up to floor, and up to ceil
+// only while no live instance holds fewer pairs in all than it does (total), so that the
+// pairs above floor spread over the instances; it drains and gives back pairs above ceil,
+// and one pair above floor while another instance holds fewer than floor (a newcomer),
+// which then claims it.
+func (r *Router) balance(ctx context.Context, consumer string, held []leaseKey, cen census, total int, now time.Time) (delta int) {
+	alive := max(cen.Alive[consumer], 1)
+	lo, hi := r.parts/alive, (r.parts+alive-1)/alive
+	share := hi
+	if total > cen.Least {
+		share = max(min(len(held), hi), lo) // keep up to ceil, claim no more than floor
+	}
+	if len(held) > lo && (cen.Fewest[consumer] < lo || total > cen.Least+1) {
+		// A newcomer below floor, or an instance with two pairs fewer in all: one goes to it.
+		share = max(len(held)-1, lo)
+	}
+	slices.SortFunc(held, func(a, b leaseKey) int { return cmp.Compare(a.Part, b.Part) })
+	if len(held) > share {
+		surplus := held[share:]
+		r.logger.Info("events router: rebalancing, giving pairs back", wm.LogFields{"consumer": consumer, "pairs": len(surplus), "share": share})
+		r.stopParts(surplus, true)
+		held = held[:share]
+		defer func() { delta -= len(surplus) }()
+	}
+	for _, k := range held {
+		r.ensureRunning(ctx, k)
+	}
+	if len(held) < share {
+		got, err := r.leases.claimUpTo(ctx, r.instance, consumer, r.parts, share-len(held), now, now.Add(r.cfg.LeaseTTL))
+		if err != nil {
+			r.logger.Error("events router: claim", err, nil)
+		}
+		for _, k := range got {
+			r.ensureRunning(ctx, k)
+		}
+		return len(got)
+	}
+	return 0
+}

@@ -1,0 +1,101 @@
+package watermill
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	wm "github.com/ThreeDotsLabs/watermill"
+	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
+	"github.com/ThreeDotsLabs/watermill/message"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+)
+
+// SQLTransport is the default Transport: each part is a watermill-sql subscriber polling
+// the outbox for its partition (postgresSchema, SQLiteSchema), its position the
+// watermill consumer group Part.Group(), its batch transaction the one the consumer
+// applies in. A gate makes it sleep until a wakeup of its partition (wakeup_gate.go).
+type SQLTransport struct {
+	db     *sqldb.DB
+	wake   *Wakeup
+	pos    *Positions
+	cfg    RouterConfig
+	logger wm.LoggerAdapter
+}
+
+// NewSQLTransport builds the SQL transport.
+func NewSQLTransport(db *sqldb.DB, wake *Wakeup, pos *Positions, cfg RouterConfig, logger wm.LoggerAdapter) *SQLTransport {
+	return &SQLTransport{db: db, wake: wake, pos: pos, cfg: cfg, logger: logger}
+}
+
+// Subscribe builds part p's subscriber.
+func (t *SQLTransport) Subscribe(_ context.Context, p Part) (Subscription, error) {
+	signals, cancel := t.wake.Subscribe(p.Holds)
+	stop := make(chan struct{})
+	g := newGate(t.db.Writer.DB, signals, stop, t.cfg.PollInterval, time.Second, t.cfg.Burst, t.cfg.BatchSize, t.pendingCheck(p))
+	deadline := t.cfg.AckDeadline
+	sub, err := wsql.NewSubscriber(g, wsql.SubscriberConfig{
+		ConsumerGroup:  p.Group(),
+		AckDeadline:    &deadline,
+		PollInterval:   t.cfg.PollInterval,
+		ResendInterval: 20 * time.Millisecond, // a Nack happens only while stopping: resend (or quit) soon
+		RetryInterval:  time.Second,
+		BackoffManager: g,
+		SchemaAdapter:  countingSchema{SchemaAdapter: t.schema(p), rows: &g.rows},
+		OffsetsAdapter: OffsetsFor(t.db.Dialect),
+		// Topic tables come from migrations: they cannot be created inside a transaction.
+		InitializeSchema: false,
+	}, t.logger)
+	if err != nil {
+		cancel()
+		return Subscription{}, fmt.Errorf("events subscriber %s: %w", p, err)
+	}
+	return Subscription{
+		Subscriber: &sqlSubscriber{Subscriber: sub, stop: stop, cancel: cancel},
+		Topic:      Topic,
+		InTx: func(msg *message.Message) (context.Context, bool) {
+			tx, ok := wsql.TxFromContext(msg.Context())
+			if !ok {
+				return nil, false
+			}
+			// sqldb.AfterCommit inside Handle runs once the batch has committed (see gate).
+			return g.hooks.Context(t.db.WithTx(msg.Context(), tx)), true
+		},
+	}, nil
+}
+
+// pendingCheck tells a gate whether events of p lie beyond its position (PostgreSQL only:
+// SQLite needs no re-polls). One indexed read instead of a burst of empty polls.
+func (t *SQLTransport) pendingCheck(p Part) func(context.Context) (bool, error) {
+	if t.db.Dialect != sqldb.Postgres || len(t.cfg.Burst) == 0 {
+		return nil
+	}
+	return func(ctx context.Context) (bool, error) {
+		caughtUp, err := t.pos.partCaughtUp(ctx, p.Consumer.Name, p.Part, p.Parts)
+		return !caughtUp, err
+	}
+}
+
+func (t *SQLTransport) schema(p Part) wsql.SchemaAdapter {
+	if t.db.Dialect == sqldb.Postgres {
+		return postgresSchema{DefaultPostgreSQLSchema: wsql.DefaultPostgreSQLSchema{SubscribeBatchSize: t.cfg.BatchSize}, Parts: p.Parts, Part: p.Part}
+	}
+	return SQLiteSchema{BatchSize: t.cfg.BatchSize, Parts: p.Parts, Part: p.Part}
+}
+
+// sqlSubscriber wakes its gate when closed, so that an idle subscriber notices at once.
+type sqlSubscriber struct {
+	*wsql.Subscriber
+	stop   chan struct{}
+	cancel func()
+	once   sync.Once
+}
+
+func (s *sqlSubscriber) Close() error {
+	s.once.Do(func() { close(s.stop) })
+	err := s.Subscriber.Close()
+	s.cancel()
+	return err
+}

@@ -1,0 +1,36 @@
+package tests
+
+import (
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/creatorapi/creatorapi/domain/kernel"
+)
+
+// wantInvalid fails unless err is a kernel Invalid error naming field (a use case
+// called directly, without the HTTP port's envelope).
+func wantInvalid(t *testing.T, err error, field string) {
+	t.Helper()
+	if !isInvalid(err, field) {
+		t.Fatalf("error %v: want invalid %s", err, field)
+	}
+}
+
+func isInvalid(err error, field string) bool {
+	var ke *kernel.Error
+	return errors.As(err, &ke) && ke.Kind == kernel.KindInvalid && ke.Field == field
+}
+
+// concurrently runs fn(0) to fn(n-1) at once and waits for them all.
+func concurrently(n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(i)
+		}()
+	}
+	wg.Wait()
+}
