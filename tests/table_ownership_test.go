@@ -25,7 +25,6 @@ import (
 var crossModuleSQLAllowed = map[string]string{
 	"adapters/sqlstore/analytics_projection.go: order_history": "moved in the persistence split",
 	"adapters/sqlstore/analytics_projection.go: orders":        "moved in the persistence split",
-	"adapters/sqlstore/analytics_projection.go: students":      "moved in the persistence split",
 	"adapters/sql/members/members.go: workspaces":              "a person's owned workspaces: through the workspaces module's query port in the persistence split",
 	"adapters/sqlstore/master_key.go: webhook_subscriptions":   "the master-key rotation re-seals signing secrets: through the webhooks module's port in the persistence split",
 }

@@ -13,6 +13,7 @@ import (
 	memenrollments "github.com/creatorapi/creatorapi/adapters/memory/enrollments"
 	sqlcourses "github.com/creatorapi/creatorapi/adapters/sql/courses"
 	sqlenrollments "github.com/creatorapi/creatorapi/adapters/sql/enrollments"
+	sqlstudents "github.com/creatorapi/creatorapi/adapters/sql/students"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/enrollments/query"
@@ -92,7 +93,7 @@ func addContractStudent(t *testing.T, db *sqldb.DB, ws string) string {
 	if err != nil {
 		t.Fatalf("new student: %v", err)
 	}
-	if _, err := sqlstore.NewStudents(db).Add(context.Background(), s); err != nil {
+	if _, err := sqlstudents.NewRepository(db).Add(context.Background(), s); err != nil {
 		t.Fatalf("add student: %v", err)
 	}
 	return id

@@ -11,6 +11,7 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/enrollments"
 	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/students"
 	"github.com/creatorapi/creatorapi/ports/cli/demo"
 	"github.com/creatorapi/creatorapi/ports/consumers"
 )
@@ -35,15 +36,23 @@ type Operations struct {
 	router     *watermill.Router
 	positions  *watermill.Positions
 	projection *sqlstore.AnalyticsProjection
-	enrolled   firstEnrollmentActivity
+	firsts     []firstFact
+}
+
+// firstFact is a module's answer to "since when do your facts count": the oldest fact
+// the analytics read model counts from it, over every workspace.
+type firstFact interface {
+	First(ctx context.Context) (at time.Time, ok bool, err error)
 }
 
 // Maintenance provides Operations, the master-key rotation and the demo seeder's marker.
 func Maintenance() fx.Option {
 	return fx.Provide(
 		func(l *watermill.Ledger, r *watermill.Router, p *watermill.Positions, proj *sqlstore.AnalyticsProjection,
-			ens enrollments.Application) *Operations {
-			return &Operations{ledger: l, router: r, positions: p, projection: proj, enrolled: firstEnrollmentActivity{app: ens}}
+			ens enrollments.Application, st students.Directory) *Operations {
+			o := &Operations{ledger: l, router: r, positions: p, projection: proj}
+			o.firsts = append(o.firsts, firstEnrollmentActivity{app: ens}, firstStudentCreated{dir: st})
+			return o
 		},
 		func(s *sqlstore.Settings) demo.Marker { return s },
 		newKeyRotation,
@@ -85,13 +94,15 @@ func (o *Operations) checkOutboxCovers(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// Enrollments and lesson completions are the enrollments module's to tell.
-	enrolled, anyEnrolled, err := o.enrolled.First(ctx)
-	if err != nil {
-		return err
-	}
-	if anyEnrolled && (!anyFact || enrolled.Before(fact)) {
-		fact, anyFact = enrolled, true
+	// Enrollments, lesson completions and new students are their modules' to tell.
+	for _, f := range o.firsts {
+		at, ok, err := f.First(ctx)
+		if err != nil {
+			return err
+		}
+		if ok && (!anyFact || at.Before(fact)) {
+			fact, anyFact = at, true
+		}
 	}
 	if !anyFact {
 		return nil

@@ -26,7 +26,7 @@ func Orders() fx.Option {
 			sqlstore.NewOrders,
 			sqlstore.NewOrderReads,
 			func(kit platform.Kit, repo *sqlstore.Orders, rm *sqlstore.OrderReads, ws *sqlstore.Workspaces,
-				st *sqlstore.Students, crs courses.Application, enr enrollments.Application) orders.Application {
+				st studentDirectory, crs courses.Application, enr enrollments.Application) orders.Application {
 				return orders.New(command.Deps{
 					Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws, Students: st, Courses: orderCatalog{app: crs},
 					Entitlements: orderEntitlements{app: enr},
