@@ -37,7 +37,7 @@ type Directory struct {
 	// TouchStudent: enrollments tell that a student's enrollments changed.
 	TouchStudent platform.Handler[command.TouchStudent, struct{}]
 	// FirstCreated: the analytics rebuild guard asks since when students count.
-	FirstCreated platform.Handler[struct{}, query.FirstCreated]
+	FirstCreated platform.Handler[struct{}, platform.Earliest]
 }
 
 // New wires the use cases to their ports, each decorated in the one handler shape
@@ -61,6 +61,6 @@ func NewDirectory(d command.Deps, published query.Published) Directory {
 	return Directory{
 		StudentExists: platform.Query("student exists", d.Observer, query.NewStudentExistsHandler(published)),
 		TouchStudent:  platform.Command("touch student", d.Tx, d.Observer, command.NewTouchStudentHandler(d)),
-		FirstCreated:  platform.Query("first student created", d.Observer, query.NewFirstCreatedHandler(published)),
+		FirstCreated:  platform.Query("first student created", d.Observer, platform.EarliestFunc(published.FirstCreated)),
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/contracttest"
 	memcourses "github.com/creatorapi/creatorapi/adapters/memory/courses"
 	memenrollments "github.com/creatorapi/creatorapi/adapters/memory/enrollments"
+	memorders "github.com/creatorapi/creatorapi/adapters/memory/orders"
 	memstudents "github.com/creatorapi/creatorapi/adapters/memory/students"
 	sqlcourses "github.com/creatorapi/creatorapi/adapters/sql/courses"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -25,8 +26,8 @@ import (
 type AdapterSet string
 
 // The adapter sets: the databases, as in production, or the in-memory twins where a
-// module has them (today courses, enrollments and students; other modules stay on the
-// database).
+// module has them (today courses, enrollments, students and orders; other modules stay
+// on the database).
 const (
 	Databases AdapterSet = "databases"
 	Memory    AdapterSet = "memory"
@@ -42,7 +43,8 @@ func StartWith(t testing.TB, databaseURL string, o Options, extra ...fx.Option) 
 	t.Helper()
 	var opts []fx.Option
 	if o.Adapters == Memory {
-		opts = append(opts, MemoryCourses(memcourses.New()), MemoryEnrollments(memenrollments.New()), MemoryStudents(memstudents.New()))
+		opts = append(opts, MemoryCourses(memcourses.New()), MemoryEnrollments(memenrollments.New()), MemoryStudents(memstudents.New()),
+			MemoryOrders(memorders.New()))
 	}
 	return Start(t, databaseURL, append(opts, extra...)...)
 }

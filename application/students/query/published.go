@@ -38,23 +38,3 @@ func (h StudentExistsHandler) Handle(ctx context.Context, q StudentExists) (bool
 	}
 	return h.published.Exists(ctx, q.WorkspaceID, q.StudentID)
 }
-
-// FirstCreated is when the first student was created, if any.
-type FirstCreated struct {
-	At time.Time
-	OK bool
-}
-
-// FirstCreatedHandler answers FirstCreated over every workspace.
-type FirstCreatedHandler struct{ published Published }
-
-// NewFirstCreatedHandler builds the handler.
-func NewFirstCreatedHandler(p Published) FirstCreatedHandler {
-	return FirstCreatedHandler{published: p}
-}
-
-// Handle returns the earliest creation; OK is false when there is none.
-func (h FirstCreatedHandler) Handle(ctx context.Context, _ struct{}) (FirstCreated, error) {
-	at, ok, err := h.published.FirstCreated(ctx)
-	return FirstCreated{At: at, OK: ok}, err
-}

@@ -11,6 +11,8 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/enrollments"
 	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/orders"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/students"
 	"github.com/creatorapi/creatorapi/ports/cli/demo"
 	"github.com/creatorapi/creatorapi/ports/consumers"
@@ -36,23 +38,19 @@ type Operations struct {
 	router     *watermill.Router
 	positions  *watermill.Positions
 	projection *sqlstore.AnalyticsProjection
-	firsts     []firstFact
-}
-
-// firstFact is a module's answer to "since when do your facts count": the oldest fact
-// the analytics read model counts from it, over every workspace.
-type firstFact interface {
-	First(ctx context.Context) (at time.Time, ok bool, err error)
+	// The published "since when do your facts count" of each module whose facts the
+	// analytics read model counts.
+	earliest []platform.Handler[struct{}, platform.Earliest]
 }
 
 // Maintenance provides Operations, the master-key rotation and the demo seeder's marker.
 func Maintenance() fx.Option {
 	return fx.Provide(
 		func(l *watermill.Ledger, r *watermill.Router, p *watermill.Positions, proj *sqlstore.AnalyticsProjection,
-			ens enrollments.Application, st students.Directory) *Operations {
-			o := &Operations{ledger: l, router: r, positions: p, projection: proj}
-			o.firsts = append(o.firsts, firstEnrollmentActivity{app: ens}, firstStudentCreated{dir: st})
-			return o
+			ens enrollments.Application, st students.Directory, ord orders.Application) *Operations {
+			return &Operations{ledger: l, router: r, positions: p, projection: proj,
+				earliest: []platform.Handler[struct{}, platform.Earliest]{
+					ord.Queries.FirstActivity, ens.Queries.FirstActivity, st.FirstCreated}}
 		},
 		func(s *sqlstore.Settings) demo.Marker { return s },
 		newKeyRotation,
@@ -90,18 +88,17 @@ func (o *Operations) RebuildAnalytics(ctx context.Context, force bool) (Rebuilt,
 // checkOutboxCovers refuses a rebuild that would silently lose history: retention
 // prunes consumed events, and a fact older than the oldest event left cannot be replayed.
 func (o *Operations) checkOutboxCovers(ctx context.Context) error {
-	fact, anyFact, err := o.projection.OldestFact(ctx)
-	if err != nil {
-		return err
-	}
-	// Enrollments, lesson completions and new students are their modules' to tell.
-	for _, f := range o.firsts {
-		at, ok, err := f.First(ctx)
+	// Sales, refunds, enrollments, lesson completions and new students: each module
+	// tells the oldest of its facts through its published query.
+	var fact time.Time
+	anyFact := false
+	for _, h := range o.earliest {
+		e, err := h.Handle(ctx, struct{}{})
 		if err != nil {
 			return err
 		}
-		if ok && (!anyFact || at.Before(fact)) {
-			fact, anyFact = at, true
+		if e.OK && (!anyFact || e.At.Before(fact)) {
+			fact, anyFact = e.At, true
 		}
 	}
 	if !anyFact {

@@ -31,16 +31,6 @@ func (d studentDirectory) Touch(ctx context.Context, workspaceID, studentID stri
 	return err
 }
 
-// firstStudentCreated answers the analytics rebuild's question "since when do new
-// students count" (Operations.checkOutboxCovers).
-type firstStudentCreated struct{ dir students.Directory }
-
-// First returns the earliest creation of a student, any workspace.
-func (f firstStudentCreated) First(ctx context.Context) (time.Time, bool, error) {
-	a, err := f.dir.FirstCreated.Handle(ctx, struct{}{})
-	return a.At, a.OK, err
-}
-
 // The adapter satisfies the consumers' ports.
 var (
 	_ enrollmentcmd.StudentDirectory  = studentDirectory{}
