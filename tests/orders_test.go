@@ -43,7 +43,7 @@ func TestOrderPaidShapeListAndEvents(t *testing.T) {
 		_, key := env.CreateKey(t, ws, "read:orders")
 		c1 := env.CreatePublishedCourse(t, ws, "Watercolor Basics")
 		c2 := env.CreatePublishedCourse(t, ws, "Ink Drawing")
-		stu := env.SeedStudent(t, ws, "ada@example.com")
+		stu := env.CreateStudent(t, ws, "ada@example.com")
 
 		o := env.PlaceOrder(t, ws, stu, "usd", testenv.OrderItem{CourseID: c1, Amount: 4900}, testenv.OrderItem{CourseID: c2, Amount: 2500})
 		if !strings.HasPrefix(o.ID, "ord_") || o.StudentID != stu || o.Status != "paid" || o.Currency != "usd" ||
@@ -137,7 +137,7 @@ func TestOrderPartialThenFullRefund(t *testing.T) {
 		ws := env.CreateWorkspace(t, "Academy")
 		c1 := env.CreatePublishedCourse(t, ws, "Watercolor Basics")
 		c2 := env.CreatePublishedCourse(t, ws, "Ink Drawing")
-		stu := env.SeedStudent(t, ws, "ada@example.com")
+		stu := env.CreateStudent(t, ws, "ada@example.com")
 		o := env.PlaceOrder(t, ws, stu, "usd", testenv.OrderItem{CourseID: c1, Amount: 4900}, testenv.OrderItem{CourseID: c2, Amount: 2500})
 
 		env.Clock.Set(testenv.Epoch.Add(time.Hour))
@@ -222,7 +222,7 @@ func TestOrderValidation(t *testing.T) {
 		ws := env.CreateWorkspace(t, "Academy")
 		c1 := env.CreatePublishedCourse(t, ws, "Watercolor Basics")
 		draft := env.CreateCourse(t, ws, "Draft")
-		stu := env.SeedStudent(t, ws, "ada@example.com")
+		stu := env.CreateStudent(t, ws, "ada@example.com")
 		ok := testenv.OrderItem{CourseID: c1, Amount: 100}
 		path := fmt.Sprintf("/internal/v1/workspaces/%s/orders", ws)
 
@@ -262,7 +262,7 @@ func TestConcurrentRefundsNeverExceedTheAmount(t *testing.T) {
 		env := testenv.Start(t, dbURL)
 		ws := env.CreateWorkspace(t, "Academy")
 		c1 := env.CreatePublishedCourse(t, ws, "Watercolor Basics")
-		stu := env.SeedStudent(t, ws, "ada@example.com")
+		stu := env.CreateStudent(t, ws, "ada@example.com")
 		o := env.PlaceOrder(t, ws, stu, "usd", testenv.OrderItem{CourseID: c1, Amount: 1000})
 
 		const n = 12
@@ -302,7 +302,7 @@ func TestConcurrentOrdersGetDistinctReceipts(t *testing.T) {
 		env := testenv.Start(t, dbURL)
 		ws := env.CreateWorkspace(t, "Academy")
 		c1 := env.CreatePublishedCourse(t, ws, "Watercolor Basics")
-		stu := env.SeedStudent(t, ws, "ada@example.com")
+		stu := env.CreateStudent(t, ws, "ada@example.com")
 		const n = 10
 		receipts := make([]string, n)
 		var wg sync.WaitGroup
@@ -338,8 +338,8 @@ func TestOrderListFilters(t *testing.T) {
 		_, key := env.CreateKey(t, ws, "read:orders")
 		api := env.API(key)
 		c1 := env.CreatePublishedCourse(t, ws, "Watercolor Basics")
-		ada := env.SeedStudent(t, ws, "ada@example.com")
-		bob := env.SeedStudent(t, ws, "bob@example.com")
+		ada := env.CreateStudent(t, ws, "ada@example.com")
+		bob := env.CreateStudent(t, ws, "bob@example.com")
 		item := testenv.OrderItem{CourseID: c1, Amount: 1000}
 
 		day := func(d int) time.Time { return testenv.Epoch.AddDate(0, 0, d) }
@@ -418,8 +418,8 @@ func TestOrderPaginationAndIsolation(t *testing.T) {
 		_, keyB := env.CreateKey(t, wsB, "read:orders")
 		courseA := env.CreatePublishedCourse(t, wsA, "A course")
 		courseB := env.CreatePublishedCourse(t, wsB, "B course")
-		stuA := env.SeedStudent(t, wsA, "a@example.com")
-		stuB := env.SeedStudent(t, wsB, "b@example.com")
+		stuA := env.CreateStudent(t, wsA, "a@example.com")
+		stuB := env.CreateStudent(t, wsB, "b@example.com")
 
 		// Seven orders in A, some sharing a timestamp (ties are broken by id); one in B.
 		var want []string

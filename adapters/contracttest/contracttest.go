@@ -14,6 +14,44 @@ import (
 	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
+// References make the ids a module's records name: on the databases real rows of the
+// owning modules (foreign keys check them), in memory plain ids. Ids are unique per call,
+// but NewEnrollment answers the same id for the same pair (one enrollment per pair).
+type References struct {
+	NewWorkspace  func(t *testing.T) string
+	NewStudent    func(t *testing.T, workspaceID string) string
+	NewCourse     func(t *testing.T, workspaceID string, lessons int) (courseID string, lessonIDs []string)
+	NewEnrollment func(t *testing.T, workspaceID, studentID, courseID string) string
+}
+
+// oneWinner runs n racing adds and fails unless exactly one added; it returns which.
+func oneWinner(t *testing.T, n int, add func(i int) (bool, error)) int {
+	t.Helper()
+	added := make([]bool, n)
+	for i, err := range parallel(n, func(i int) error {
+		var err error
+		added[i], err = add(i)
+		return err
+	}) {
+		if err != nil {
+			t.Fatalf("add %d: %v", i, err)
+		}
+	}
+	won := -1
+	for i, ok := range added {
+		if ok {
+			if won >= 0 {
+				t.Fatalf("racers %d and %d both added", won, i)
+			}
+			won = i
+		}
+	}
+	if won < 0 {
+		t.Fatal("no racer added")
+	}
+	return won
+}
+
 // at is the suites' clock: UTC with microseconds, what the databases keep.
 func at(minutes int) time.Time {
 	return time.Date(2026, 11, 21, 10, 0, 0, 123456000, time.UTC).Add(time.Duration(minutes) * time.Minute)

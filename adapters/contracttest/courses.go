@@ -15,12 +15,10 @@ import (
 // CourseAdapters is one implementation of the courses module's ports, over one store
 // (what the repository writes, the read ports read).
 type CourseAdapters struct {
-	Repo    courses.Repository
-	Reads   query.ReadModel
-	Catalog query.Catalog
-	// NewWorkspace returns the id of a fresh workspace the store accepts (the
-	// databases hold a workspaces row for it; memory needs none).
-	NewWorkspace func(t *testing.T) string
+	Repo       courses.Repository
+	Reads      query.ReadModel
+	Catalog    query.Catalog
+	References // NewWorkspace only
 }
 
 // CourseFactory opens a store once per suite; each case works in its own workspace.

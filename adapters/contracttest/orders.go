@@ -16,17 +16,10 @@ import (
 // OrderAdapters is one implementation of the orders module's ports, over one store (what
 // the repository writes, the read ports read).
 type OrderAdapters struct {
-	Repo      orders.Repository
-	Reads     query.ReadModel
-	Published query.Published
-	// NewWorkspace returns the id of a fresh workspace the store accepts.
-	NewWorkspace func(t *testing.T) string
-	// NewStudent, NewCourse and NewEnrollment return ids the store accepts as
-	// references (the databases hold the rows their foreign keys name; memory needs
-	// none). NewEnrollment answers the same id for the same pair.
-	NewStudent    func(t *testing.T, workspaceID string) string
-	NewCourse     func(t *testing.T, workspaceID string, lessons int) (courseID string, lessonIDs []string)
-	NewEnrollment func(t *testing.T, workspaceID, studentID, courseID string) string
+	Repo       orders.Repository
+	Reads      query.ReadModel
+	Published  query.Published
+	References // workspaces, students, courses and enrollments the orders name
 }
 
 // OrderFactory opens a store once per suite; each case works in its own workspace.

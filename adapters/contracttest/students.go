@@ -16,11 +16,10 @@ import (
 // StudentAdapters is one implementation of the students module's ports, over one store
 // (what the repository writes, the read ports read).
 type StudentAdapters struct {
-	Repo      students.Repository
-	Reads     query.ReadModel
-	Published query.Published
-	// NewWorkspace returns the id of a fresh workspace the store accepts.
-	NewWorkspace func(t *testing.T) string
+	Repo       students.Repository
+	Reads      query.ReadModel
+	Published  query.Published
+	References // NewWorkspace only
 }
 
 // StudentFactory opens a store once per suite; each case works in its own workspace.
@@ -55,6 +54,15 @@ func mustUpdateStudent(t *testing.T, a StudentAdapters, s *students.Student) {
 	}
 }
 
+// mustDeleteStudent deletes s through the aggregate, as DeleteStudent does.
+func mustDeleteStudent(t *testing.T, a StudentAdapters, s *students.Student, minute int) {
+	t.Helper()
+	if err := s.Delete(at(minute)); err != nil {
+		t.Fatalf("delete %s: %v", s.ID, err)
+	}
+	mustUpdateStudent(t, a, s)
+}
+
 // StudentRepository is the contract of students.Repository.
 func StudentRepository(t *testing.T, open StudentFactory) {
 	a := open(t)
@@ -82,10 +90,7 @@ func StudentRepository(t *testing.T, open StudentFactory) {
 		if got, err := a.Repo.Get(ctx, ws, s.ID); err != nil || !reflect.DeepEqual(got, s) {
 			t.Fatalf("after update: %+v, %v; want %+v", got, err, s)
 		}
-		if err := s.Delete(at(4)); err != nil {
-			t.Fatal(err)
-		}
-		mustUpdateStudent(t, a, s)
+		mustDeleteStudent(t, a, s, 4)
 		_, err := a.Repo.Get(ctx, ws, s.ID)
 		wantKind(t, err, kernel.KindNotFound, "")
 		again := newStudent(t, ws, "grace2", 5)
@@ -133,28 +138,7 @@ func StudentRepository(t *testing.T, open StudentFactory) {
 			candidates[i] = newStudent(t, ws, fmt.Sprintf("racer%d", i), i)
 			candidates[i].Email = "racer@example.com"
 		}
-		added := make([]bool, n)
-		for i, err := range parallel(n, func(i int) error {
-			var err error
-			added[i], err = a.Repo.Add(ctx, candidates[i])
-			return err
-		}) {
-			if err != nil {
-				t.Fatalf("add %d: %v", i, err)
-			}
-		}
-		won := -1
-		for i, ok := range added {
-			if ok {
-				if won >= 0 {
-					t.Fatalf("candidates %d and %d were both added", won, i)
-				}
-				won = i
-			}
-		}
-		if won < 0 {
-			t.Fatal("no candidate was added")
-		}
+		won := oneWinner(t, n, func(i int) (bool, error) { return a.Repo.Add(ctx, candidates[i]) })
 		got, err := a.Reads.GetByEmail(ctx, ws, "racer@example.com")
 		if err != nil || got.ID != candidates[won].ID {
 			t.Fatalf("the address holds %v, %v; want the winner %s", got, err, candidates[won].ID)
@@ -209,10 +193,7 @@ func StudentReads(t *testing.T, open StudentFactory) {
 		}
 		mustAddStudent(t, a, newStudent(t, other, "list0", 9))
 		gone := all[2]
-		if err := gone.Delete(at(20)); err != nil {
-			t.Fatal(err)
-		}
-		mustUpdateStudent(t, a, gone)
+		mustDeleteStudent(t, a, gone, 20)
 		name := "Renamed"
 		if _, err := all[1].Apply(students.Patch{FirstName: &name}, at(30)); err != nil {
 			t.Fatal(err)
@@ -249,10 +230,7 @@ func StudentReads(t *testing.T, open StudentFactory) {
 		s, gone := newStudent(t, ws, "hopper", 0), newStudent(t, ws, "gone", 1)
 		mustAddStudent(t, a, s)
 		mustAddStudent(t, a, gone)
-		if err := gone.Delete(at(2)); err != nil {
-			t.Fatal(err)
-		}
-		mustUpdateStudent(t, a, gone)
+		mustDeleteStudent(t, a, gone, 2)
 		if got, err := a.Reads.Get(ctx, ws, s.ID); err != nil || !reflect.DeepEqual(got, s) {
 			t.Fatalf("Get = %+v, %v; want %+v", got, err, s)
 		}
@@ -272,10 +250,7 @@ func StudentReads(t *testing.T, open StudentFactory) {
 		s, gone := newStudent(t, ws, "liskov", 0), newStudent(t, ws, "gone", 1)
 		mustAddStudent(t, a, s)
 		mustAddStudent(t, a, gone)
-		if err := gone.Delete(at(2)); err != nil {
-			t.Fatal(err)
-		}
-		mustUpdateStudent(t, a, gone)
+		mustDeleteStudent(t, a, gone, 2)
 		for _, tc := range []struct {
 			ws, id string
 			want   bool
@@ -294,10 +269,7 @@ func StudentReads(t *testing.T, open StudentFactory) {
 		ws := a.NewWorkspace(t)
 		old := newStudent(t, ws, "old", -600)
 		mustAddStudent(t, a, old)
-		if err := old.Delete(at(1)); err != nil {
-			t.Fatal(err)
-		}
-		mustUpdateStudent(t, a, old)
+		mustDeleteStudent(t, a, old, 1)
 		want := at(-600)
 		if had && before.Before(want) {
 			want = before

@@ -22,3 +22,11 @@ func (f EarliestFunc) Handle(ctx context.Context, _ struct{}) (Earliest, error) 
 	at, ok, err := f(ctx)
 	return Earliest{At: at.UTC(), OK: ok}, err
 }
+
+// Consider keeps t when e holds nothing yet or something later: in-memory twins fold
+// their facts into an Earliest.
+func (e *Earliest) Consider(t time.Time) {
+	if !e.OK || t.Before(e.At) {
+		e.At, e.OK = t.UTC(), true
+	}
+}

@@ -16,10 +16,8 @@ import (
 	memstudents "github.com/creatorapi/creatorapi/adapters/memory/students"
 	sqlcourses "github.com/creatorapi/creatorapi/adapters/sql/courses"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/courses/query"
 	domaincourses "github.com/creatorapi/creatorapi/domain/courses"
-	"github.com/creatorapi/creatorapi/domain/workspaces"
 )
 
 // AdapterSet chooses the implementations behind the swappable ports.
@@ -73,22 +71,14 @@ func CourseAdapters(set AdapterSet, databaseURL string) contracttest.CourseFacto
 	if set == Memory {
 		return func(t *testing.T) contracttest.CourseAdapters {
 			s := memcourses.New()
-			return contracttest.CourseAdapters{Repo: s.Repository(), Reads: s.Reads(), Catalog: s.Catalog(), NewWorkspace: newWorkspaceID}
+			return contracttest.CourseAdapters{Repo: s.Repository(), Reads: s.Reads(), Catalog: s.Catalog(), References: memoryReferences()}
 		}
 	}
 	return func(t *testing.T) contracttest.CourseAdapters {
 		db := MigratedDB(t, databaseURL)
 		return contracttest.CourseAdapters{
 			Repo: sqlcourses.NewRepository(db), Reads: sqlcourses.NewReads(db), Catalog: sqlcourses.NewCatalog(db),
-			NewWorkspace: func(t *testing.T) string {
-				t.Helper()
-				id := newWorkspaceID(t)
-				w := &workspaces.Workspace{ID: id, Name: id, OwnerEmail: "owner@example.com", CreatedAt: Epoch}
-				if err := sqlstore.NewWorkspaces(db).Add(context.Background(), w); err != nil {
-					t.Fatalf("add workspace: %v", err)
-				}
-				return id
-			},
+			References: databaseReferences(db),
 		}
 	}
 }

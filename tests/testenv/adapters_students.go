@@ -28,15 +28,14 @@ func StudentAdapters(set AdapterSet, databaseURL string) contracttest.StudentFac
 	if set == Memory {
 		return func(t *testing.T) contracttest.StudentAdapters {
 			s := memstudents.New()
-			return contracttest.StudentAdapters{Repo: s.Repository(), Reads: s.Reads(), Published: s.Reads(), NewWorkspace: newWorkspaceID}
+			return contracttest.StudentAdapters{Repo: s.Repository(), Reads: s.Reads(), Published: s.Reads(), References: memoryReferences()}
 		}
 	}
 	return func(t *testing.T) contracttest.StudentAdapters {
 		db := MigratedDB(t, databaseURL)
 		reads := sqlstudents.NewReads(db)
 		return contracttest.StudentAdapters{
-			Repo: sqlstudents.NewRepository(db), Reads: reads, Published: reads,
-			NewWorkspace: func(t *testing.T) string { return addContractWorkspace(t, db) },
+			Repo: sqlstudents.NewRepository(db), Reads: reads, Published: reads, References: databaseReferences(db),
 		}
 	}
 }

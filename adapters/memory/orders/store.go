@@ -218,21 +218,17 @@ func (r Reads) Get(ctx context.Context, workspaceID, id string) (*orders.Order, 
 }
 
 // FirstActivity returns the earliest payment or refund, any workspace.
-func (r Reads) FirstActivity(context.Context) (first time.Time, ok bool, err error) {
+func (r Reads) FirstActivity(context.Context) (time.Time, bool, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	earlier := func(t time.Time) {
-		if !ok || t.Before(first) {
-			first, ok = t.UTC(), true
-		}
-	}
+	var first platform.Earliest
 	for _, o := range r.orders {
-		earlier(o.PaidAt)
+		first.Consider(o.PaidAt)
 		for _, h := range o.History {
-			earlier(h.At)
+			first.Consider(h.At)
 		}
 	}
-	return first, ok, nil
+	return first.At, first.OK, nil
 }
 
 // The ports, checked at compile time.

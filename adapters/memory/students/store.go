@@ -168,15 +168,14 @@ func (r Reads) Exists(_ context.Context, workspaceID, id string) (bool, error) {
 }
 
 // FirstCreated returns the earliest creation of a student, deleted ones included.
-func (r Reads) FirstCreated(context.Context) (first time.Time, ok bool, err error) {
+func (r Reads) FirstCreated(context.Context) (time.Time, bool, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
+	var first platform.Earliest
 	for _, st := range r.students {
-		if !ok || st.CreatedAt.Before(first) {
-			first, ok = st.CreatedAt.UTC(), true
-		}
+		first.Consider(st.CreatedAt)
 	}
-	return first, ok, nil
+	return first.At, first.OK, nil
 }
 
 // The ports, checked at compile time.

@@ -2,8 +2,6 @@ package orders
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -76,26 +74,11 @@ func (r *Reads) Get(ctx context.Context, workspaceID, id string) (*orders.Order,
 	return one(ctx, r.db, r.db.Read(ctx), r.get, workspaceID, id)
 }
 
-// FirstActivity returns the earliest payment or refund, any workspace. Plain columns
-// (no MIN) keep SQLite's time type.
-func (r *Reads) FirstActivity(ctx context.Context) (first time.Time, ok bool, err error) {
-	for _, q := range []string{
+// FirstActivity returns the earliest payment or refund, any workspace.
+func (r *Reads) FirstActivity(ctx context.Context) (time.Time, bool, error) {
+	return r.db.Earliest(ctx,
 		`SELECT paid_at FROM orders ORDER BY paid_at LIMIT 1`,
-		`SELECT at FROM order_history ORDER BY at LIMIT 1`,
-	} {
-		var t time.Time
-		err := r.db.Read(ctx).GetContext(ctx, &t, q)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return time.Time{}, false, fmt.Errorf("first order activity: %w", err)
-		}
-		if !ok || t.Before(first) {
-			first, ok = t.UTC(), true
-		}
-	}
-	return first, ok, nil
+		`SELECT at FROM order_history ORDER BY at LIMIT 1`)
 }
 
 // The ports, checked at compile time.

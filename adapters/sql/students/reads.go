@@ -17,9 +17,9 @@ import (
 // page embeds are the application's to add) and its published queries (query.Published),
 // read in the caller's transaction when there is one.
 type Reads struct {
-	db                          *sqldb.DB
-	pages                       map[listShape]string
-	get, byEmail, exists, first string
+	db                   *sqldb.DB
+	pages                map[listShape]string
+	get, byEmail, exists string
 }
 
 // listShape says which optional conditions a list statement carries.
@@ -34,8 +34,6 @@ func NewReads(db *sqldb.DB) *Reads {
 		get:     db.Rebind(live + ` AND id = ?`),
 		byEmail: db.Rebind(live + ` AND email_lower = ?`),
 		exists:  db.Rebind(`SELECT 1 FROM students WHERE workspace_id = ? AND id = ? AND deleted_at IS NULL`),
-		// A plain column (no MIN) keeps SQLite's time type.
-		first: `SELECT created_at FROM students ORDER BY created_at LIMIT 1`,
 	}
 	// One statement per combination of filters, all prepared once.
 	for _, email := range []bool{false, true} {
@@ -116,15 +114,7 @@ func (r *Reads) Exists(ctx context.Context, workspaceID, id string) (bool, error
 
 // FirstCreated returns the earliest creation of a student, any workspace.
 func (r *Reads) FirstCreated(ctx context.Context) (time.Time, bool, error) {
-	var t time.Time
-	err := r.db.Read(ctx).GetContext(ctx, &t, r.first)
-	if errors.Is(err, sql.ErrNoRows) {
-		return time.Time{}, false, nil
-	}
-	if err != nil {
-		return time.Time{}, false, fmt.Errorf("first student: %w", err)
-	}
-	return t.UTC(), true, nil
+	return r.db.Earliest(ctx, `SELECT created_at FROM students ORDER BY created_at LIMIT 1`)
 }
 
 // The two ports, checked at compile time.
