@@ -2,7 +2,6 @@ package tests
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"go.uber.org/fx"
@@ -30,13 +29,6 @@ func TestCourseCommandsOnMemoryAdapters(t *testing.T) {
 	}
 	ctx := context.Background()
 	ws := env.CreateWorkspace(t, "Memory")
-	invalid := func(err error, field string) {
-		t.Helper()
-		var ke *kernel.Error
-		if !errors.As(err, &ke) || ke.Kind != kernel.KindInvalid || ke.Field != field {
-			t.Fatalf("error %v: want invalid %s", err, field)
-		}
-	}
 
 	first, err := app.Commands.CreateCourse.Handle(ctx, command.CreateCourse{WorkspaceID: ws, Title: "Intro to Go"})
 	if err != nil {
@@ -50,7 +42,7 @@ func TestCourseCommandsOnMemoryAdapters(t *testing.T) {
 		t.Fatalf("derived slugs %q, %q", first.Slug, second.Slug)
 	}
 	_, err = app.Commands.CreateCourse.Handle(ctx, command.CreateCourse{WorkspaceID: ws, Title: "Other", Slug: "intro-to-go"})
-	invalid(err, "slug")
+	wantInvalid(t, err, "slug")
 
 	mod, err := app.Commands.AddModule.Handle(ctx, command.AddModule{WorkspaceID: ws, CourseID: first.ID, Title: "Basics"})
 	if err != nil {
@@ -80,7 +72,7 @@ func TestCourseCommandsOnMemoryAdapters(t *testing.T) {
 		t.Fatalf("archive: %v", err)
 	}
 	_, err = app.Commands.AddModule.Handle(ctx, command.AddModule{WorkspaceID: ws, CourseID: first.ID, Title: "Late"})
-	invalid(err, "courseId")
+	wantInvalid(t, err, "courseId")
 	_, err = app.Commands.AddModule.Handle(ctx, command.AddModule{WorkspaceID: env.CreateWorkspace(t, "Other"), CourseID: first.ID, Title: "X"})
 	if !kernel.IsNotFound(err) {
 		t.Fatalf("another workspace's course: %v", err)

@@ -2,7 +2,6 @@ package tests
 
 import (
 	"context"
-	"errors"
 	"sort"
 	"sync"
 	"testing"
@@ -43,13 +42,6 @@ func TestOrderCommandsOnMemoryAdapters(t *testing.T) {
 	ctx := context.Background()
 	ws := env.CreateWorkspace(t, "Memory")
 	student := env.CreateStudent(t, ws, "ada@example.com")
-	invalid := func(err error, field string) {
-		t.Helper()
-		var ke *kernel.Error
-		if !errors.As(err, &ke) || ke.Kind != kernel.KindInvalid || ke.Field != field {
-			t.Fatalf("error %v: want invalid %s", err, field)
-		}
-	}
 	course := func(title string, publish bool) string {
 		t.Helper()
 		c, err := crs.Commands.CreateCourse.Handle(ctx, coursecmd.CreateCourse{WorkspaceID: ws, Title: title})
@@ -69,10 +61,10 @@ func TestOrderCommandsOnMemoryAdapters(t *testing.T) {
 	}
 
 	_, err := place(command.OrderItem{CourseID: draft, Amount: 100})
-	invalid(err, "items[0].courseId")
+	wantInvalid(t, err, "items[0].courseId")
 	_, err = app.Commands.PlaceOrder.Handle(ctx, command.PlaceOrder{WorkspaceID: ws, StudentID: "stu_missing", Currency: "eur",
 		Items: []command.OrderItem{{CourseID: goCourse, Amount: 100}}})
-	invalid(err, "studentId")
+	wantInvalid(t, err, "studentId")
 
 	// Concurrent orders: distinct, consecutive receipt numbers.
 	const n = 5

@@ -2,7 +2,6 @@ package tests
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -42,13 +41,6 @@ func TestStudentCommandsOnMemoryAdapters(t *testing.T) {
 	}
 	ctx := context.Background()
 	ws := env.CreateWorkspace(t, "Memory")
-	invalid := func(err error, field string) {
-		t.Helper()
-		var ke *kernel.Error
-		if !errors.As(err, &ke) || ke.Kind != kernel.KindInvalid || ke.Field != field {
-			t.Fatalf("error %v: want invalid %s", err, field)
-		}
-	}
 
 	// Concurrent creates of one address: one is created, all answer the same student.
 	const n = 6
@@ -84,7 +76,7 @@ func TestStudentCommandsOnMemoryAdapters(t *testing.T) {
 	}
 	taken := "ADA@example.com"
 	_, err = app.Commands.UpdateStudent.Handle(ctx, command.UpdateStudent{WorkspaceID: ws, StudentID: grace.Value.ID, Email: &taken})
-	invalid(err, "email")
+	wantInvalid(t, err, "email")
 
 	// Lists: newest first in pages, filtered by address.
 	page, err := app.Queries.ListStudents.Handle(ctx, query.ListStudents{WorkspaceID: ws, Page: platform.PageRequest{Limit: 1}})
@@ -134,7 +126,7 @@ func TestStudentCommandsOnMemoryAdapters(t *testing.T) {
 		t.Fatalf("a deleted student: %v", err)
 	}
 	_, err = ens.Commands.GrantEnrollment.Handle(ctx, enrollmentcmd.GrantEnrollment{WorkspaceID: ws, StudentID: ada, CourseID: course.ID, Source: "api"})
-	invalid(err, "studentId")
+	wantInvalid(t, err, "studentId")
 	again, err := app.Commands.CreateStudent.Handle(ctx, command.CreateStudent{WorkspaceID: ws, Email: "ada@example.com"})
 	if err != nil || !again.Created || again.Value.ID == ada {
 		t.Fatalf("the address after delete: %+v, %v; want a new student", again, err)

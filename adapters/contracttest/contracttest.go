@@ -6,6 +6,7 @@
 package contracttest
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"testing"
@@ -82,4 +83,24 @@ func parallel(n int, fn func(i int) error) []error {
 	close(start)
 	wg.Wait()
 	return errs
+}
+
+// wantEarliest checks a "since when do your facts count" answer over every workspace:
+// after add stores a fact at the instant it returns, first answers that instant, or an
+// earlier one the store held before (suites share their store across cases).
+func wantEarliest(t *testing.T, first func(context.Context) (time.Time, bool, error), add func() time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	before, had, err := first(ctx)
+	if err != nil {
+		t.Fatalf("first before: %v", err)
+	}
+	want := add()
+	if had && before.Before(want) {
+		want = before
+	}
+	got, ok, err := first(ctx)
+	if err != nil || !ok || !got.Equal(want) {
+		t.Fatalf("first = %v, %v, %v; want %v", got, ok, err, want)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/creatorapi/creatorapi/application/orders/query"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -271,20 +272,15 @@ func OrderReads(t *testing.T, open OrderFactory) {
 	})
 
 	t.Run("first activity is the earliest payment or refund, any workspace", func(t *testing.T) {
-		before, had, err := a.Published.FirstActivity(ctx)
-		if err != nil {
-			t.Fatalf("FirstActivity: %v", err)
-		}
-		ws := a.NewWorkspace(t)
-		o := newOrder(t, a, ws, a.NewStudent(t, ws), "old", -600, a.courses(t, ws, 1)...)
-		mustAddOrder(t, a, o)
-		want := at(-600)
-		if had && before.Before(want) {
-			want = before
-		}
-		got, ok, err := a.Published.FirstActivity(ctx)
-		if err != nil || !ok || !got.Equal(want) {
-			t.Fatalf("FirstActivity = %v, %v, %v; want %v", got, ok, err, want)
-		}
+		wantEarliest(t, a.Published.FirstActivity, func() time.Time {
+			ws := a.NewWorkspace(t)
+			o := newOrder(t, a, ws, a.NewStudent(t, ws), "old", -600, a.courses(t, ws, 1)...)
+			mustAddOrder(t, a, o)
+			if _, err := o.Refund(nil, at(-900)); err != nil { // a refund stamped first (replayed history) counts
+				t.Fatal(err)
+			}
+			mustUpdateOrder(t, a, o)
+			return at(-900)
+		})
 	})
 }
