@@ -23,7 +23,6 @@ import (
 // These are the cross-module reads and writes of today, keyed "file: table". Each is to go
 // when the persistence split gives the owner a published query port; a new one fails.
 var crossModuleSQLAllowed = map[string]string{
-	"adapters/sql/members/members.go: workspaces":            "a person's owned workspaces: through the workspaces module's query port in the persistence split",
 	"adapters/sqlstore/master_key.go: webhook_subscriptions": "the master-key rotation re-seals signing secrets: through the webhooks module's port in the persistence split",
 }
 

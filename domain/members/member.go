@@ -72,7 +72,9 @@ type Membership struct {
 	Role          Role
 }
 
-// Repository stores members; the founder (workspaces.owner_email) is read, not stored.
+// Repository answers who belongs to which workspace: the founder (the workspace's
+// ownerEmail, read through Workspaces) and the member rows (Rows). Directory is the
+// implementation; the adapters implement Rows.
 type Repository interface {
 	// Memberships lists the workspaces email belongs to (as founder or member), by name.
 	Memberships(ctx context.Context, email string) ([]Membership, error)
@@ -86,4 +88,36 @@ type Repository interface {
 	Remove(ctx context.Context, workspaceID, email string) error
 	// MarkJoined ends the pending state of email's invitation to workspaceID.
 	MarkJoined(ctx context.Context, workspaceID, email string, at time.Time) error
+}
+
+// Rows stores the member rows of invitations; the founder has none that counts.
+type Rows interface {
+	// OfPerson lists email's rows in every workspace.
+	OfPerson(ctx context.Context, email string) ([]Member, error)
+	// Get returns email's row in workspaceID, or NotFound.
+	Get(ctx context.Context, workspaceID, email string) (Member, error)
+	// OfWorkspace lists a workspace's rows by invitation time, then e-mail.
+	OfWorkspace(ctx context.Context, workspaceID string) ([]Member, error)
+	// Add returns kernel Invalid (field email) when the row exists.
+	Add(ctx context.Context, m *Member) error
+	// Remove returns NotFound when there is no such row.
+	Remove(ctx context.Context, workspaceID, email string) error
+	// MarkJoined sets the row's joinedAt unless it is set.
+	MarkJoined(ctx context.Context, workspaceID, email string, at time.Time) error
+}
+
+// Workspace is what members know of a workspace: its name and its founder.
+type Workspace struct {
+	ID         string
+	Name       string
+	OwnerEmail string
+	CreatedAt  time.Time
+}
+
+// Workspaces is what members read from the workspaces module.
+type Workspaces interface {
+	// Find returns the workspaces among ids; unknown ids are absent.
+	Find(ctx context.Context, ids []string) (map[string]Workspace, error)
+	// FoundedBy lists the workspaces whose ownerEmail is email (case-insensitively).
+	FoundedBy(ctx context.Context, email string) ([]Workspace, error)
 }

@@ -3,6 +3,10 @@ package testenv
 import (
 	"context"
 	"fmt"
+	"github.com/creatorapi/creatorapi/adapters/clock"
+	"github.com/creatorapi/creatorapi/adapters/ids"
+	memaudit "github.com/creatorapi/creatorapi/adapters/memory/audit"
+	memmembers "github.com/creatorapi/creatorapi/adapters/memory/members"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -24,8 +28,9 @@ import (
 type AdapterSet string
 
 // The adapter sets: the databases, as in production, or the in-memory twins where a
-// module has them (today courses, enrollments, students and orders; other modules stay
-// on the database).
+// module has them (today courses, enrollments, students, orders, members and audit;
+// other modules stay on the database, and so do workspaces, whose rows the other
+// modules' foreign keys need: MemoryWorkspaces swaps them alone).
 const (
 	Databases AdapterSet = "databases"
 	Memory    AdapterSet = "memory"
@@ -41,8 +46,9 @@ func StartWith(t testing.TB, databaseURL string, o Options, extra ...fx.Option) 
 	t.Helper()
 	var opts []fx.Option
 	if o.Adapters == Memory {
-		opts = append(opts, MemoryCourses(memcourses.New()), MemoryEnrollments(memenrollments.New()), MemoryStudents(memstudents.New()),
-			MemoryOrders(memorders.New()))
+		opts = append(opts, MemoryCourses(memcourses.New()), MemoryEnrollments(memenrollments.New()),
+			MemoryStudents(memstudents.New()), MemoryOrders(memorders.New()),
+			MemoryMembers(memmembers.New()), MemoryAudit(memaudit.New(ids.NewULIDs(clock.System{}), clock.System{})))
 	}
 	return Start(t, databaseURL, append(opts, extra...)...)
 }

@@ -3,6 +3,7 @@ package testenv
 import (
 	"context"
 	"fmt"
+	sqlworkspaces "github.com/creatorapi/creatorapi/adapters/sql/workspaces"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -15,7 +16,6 @@ import (
 	sqlenrollments "github.com/creatorapi/creatorapi/adapters/sql/enrollments"
 	sqlstudents "github.com/creatorapi/creatorapi/adapters/sql/students"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/enrollments/query"
 	domaincourses "github.com/creatorapi/creatorapi/domain/courses"
 	domainenrollments "github.com/creatorapi/creatorapi/domain/enrollments"
@@ -115,7 +115,7 @@ func addContractWorkspace(t *testing.T, db *sqldb.DB) string {
 	t.Helper()
 	id := newWorkspaceID(t)
 	w := &workspaces.Workspace{ID: id, Name: id, OwnerEmail: "owner@example.com", CreatedAt: Epoch}
-	if err := sqlstore.NewWorkspaces(db).Add(context.Background(), w); err != nil {
+	if err := sqlworkspaces.NewStore(db).Add(context.Background(), w); err != nil {
 		t.Fatalf("add workspace: %v", err)
 	}
 	return id

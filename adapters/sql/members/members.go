@@ -1,7 +1,7 @@
 // Package members stores the dashboard's people, sign-in links and sessions (tables
 // workspace_members, sign_in_links, sign_in_requests, dashboard_sessions). The founding
-// owner of a workspace is read from workspaces.owner_email: the workspaces module owns
-// that table, this package only reads the two columns it needs.
+// owner of a workspace belongs to the workspaces module: members.Directory reads it
+// through that module's published port and these rows together.
 package members
 
 import (
@@ -17,14 +17,14 @@ import (
 	"github.com/creatorapi/creatorapi/domain/members"
 )
 
-// Store implements members.Repository, members.Links and members.Sessions.
+// Store implements members.Rows (Rows), members.Links (Links) and members.Sessions (Sessions).
 type Store struct {
 	db *sqldb.DB
 	q  statements
 }
 
 type statements struct {
-	memberships, membership, list, add, remove, joined         string
+	ofPerson, get, list, add, remove, joined                   string
 	addLink, getLink, useLink, addRequest, countRequests       string
 	addSession, getSession, touchSession, endSession, endAllOf string
 }
@@ -32,29 +32,14 @@ type statements struct {
 // NewStore prepares the statements for db's dialect.
 func NewStore(db *sqldb.DB) *Store {
 	r := db.Rebind
-	// A person's workspaces: founded ones (owner_email, compared case-insensitively) and
-	// memberships. LOWER(owner_email) has no index: workspaces are few per deployment
-	// compared with requests, and sign-in is rare.
-	const memberships = `
-		SELECT w.id AS workspace_id, w.name AS workspace_name, CAST(? AS TEXT) AS email, CAST('owner' AS TEXT) AS role
-		  FROM workspaces w WHERE LOWER(w.owner_email) = ?
-		UNION
-		SELECT w.id, w.name, m.email, m.role
-		  FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
-		 WHERE m.email = ? AND LOWER(w.owner_email) <> m.email`
+	const cols = `SELECT workspace_id, email, role, invited_by, invited_at, joined_at FROM workspace_members`
 	return &Store{db: db, q: statements{
-		memberships: r(`SELECT * FROM (` + memberships + `) x ORDER BY workspace_name, workspace_id`),
-		membership: r(`
-			SELECT w.id AS workspace_id, w.name AS workspace_name, CAST(? AS TEXT) AS email,
-			       CASE WHEN LOWER(w.owner_email) = CAST(? AS TEXT) THEN 'owner' ELSE m.role END AS role
-			  FROM workspaces w LEFT JOIN workspace_members m ON m.workspace_id = w.id AND m.email = ?
-			 WHERE w.id = ? AND (LOWER(w.owner_email) = ? OR m.email IS NOT NULL)`),
-		list: r(`
-			SELECT workspace_id, email, role, invited_by, invited_at, joined_at FROM workspace_members
-			 WHERE workspace_id = ? ORDER BY invited_at, email`),
-		add:    r(`INSERT INTO workspace_members (workspace_id, email, role, invited_by, invited_at, joined_at) VALUES (?, ?, ?, ?, ?, ?)`),
-		remove: r(`DELETE FROM workspace_members WHERE workspace_id = ? AND email = ?`),
-		joined: r(`UPDATE workspace_members SET joined_at = ? WHERE workspace_id = ? AND email = ? AND joined_at IS NULL`),
+		ofPerson: r(cols + ` WHERE email = ? ORDER BY workspace_id`),
+		get:      r(cols + ` WHERE workspace_id = ? AND email = ?`),
+		list:     r(cols + ` WHERE workspace_id = ? ORDER BY invited_at, email`),
+		add:      r(`INSERT INTO workspace_members (workspace_id, email, role, invited_by, invited_at, joined_at) VALUES (?, ?, ?, ?, ?, ?)`),
+		remove:   r(`DELETE FROM workspace_members WHERE workspace_id = ? AND email = ?`),
+		joined:   r(`UPDATE workspace_members SET joined_at = ? WHERE workspace_id = ? AND email = ? AND joined_at IS NULL`),
 
 		addLink:       r(`INSERT INTO sign_in_links (token_hash, email, workspace_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, ?)`),
 		getLink:       r(`SELECT token_hash, email, workspace_id, created_at, expires_at, used_at FROM sign_in_links WHERE token_hash = ?`),
@@ -70,44 +55,8 @@ func NewStore(db *sqldb.DB) *Store {
 	}}
 }
 
-type membershipRow struct {
-	WorkspaceID   string `db:"workspace_id"`
-	WorkspaceName string `db:"workspace_name"`
-	Email         string `db:"email"`
-	Role          string `db:"role"`
-}
-
-func (m membershipRow) view() members.Membership {
-	return members.Membership{WorkspaceID: m.WorkspaceID, WorkspaceName: m.WorkspaceName, Email: m.Email, Role: members.Role(m.Role)}
-}
-
-// Memberships lists email's workspaces by name.
-func (s *Store) Memberships(ctx context.Context, email string) ([]members.Membership, error) {
-	email = strings.ToLower(email)
-	var rows []membershipRow
-	if err := s.db.Read(ctx).SelectContext(ctx, &rows, s.q.memberships, email, email, email); err != nil {
-		return nil, fmt.Errorf("memberships: %w", err)
-	}
-	out := make([]members.Membership, len(rows))
-	for i, r := range rows {
-		out[i] = r.view()
-	}
-	return out, nil
-}
-
-// Membership returns email's role in workspaceID or NotFound.
-func (s *Store) Membership(ctx context.Context, workspaceID, email string) (members.Membership, error) {
-	email = strings.ToLower(email)
-	var row membershipRow
-	err := s.db.Read(ctx).GetContext(ctx, &row, s.q.membership, email, email, email, workspaceID, email)
-	if errors.Is(err, sql.ErrNoRows) {
-		return members.Membership{}, kernel.NotFound("workspace %s not found", workspaceID)
-	}
-	if err != nil {
-		return members.Membership{}, fmt.Errorf("membership: %w", err)
-	}
-	return row.view(), nil
-}
+// Rows is the Store seen as members.Rows.
+type Rows struct{ *Store }
 
 type memberRow struct {
 	WorkspaceID string     `db:"workspace_id"`
@@ -118,43 +67,53 @@ type memberRow struct {
 	JoinedAt    *time.Time `db:"joined_at"`
 }
 
-// List returns the founder first, then invited members; NotFound for an unknown workspace.
-func (s *Store) List(ctx context.Context, workspaceID string) ([]members.Member, error) {
-	var founder struct {
-		OwnerEmail string    `db:"owner_email"`
-		CreatedAt  time.Time `db:"created_at"`
+func (r memberRow) member() members.Member {
+	var joined *time.Time
+	if r.JoinedAt != nil {
+		j := r.JoinedAt.UTC()
+		joined = &j
 	}
-	err := s.db.Read(ctx).GetContext(ctx, &founder, s.db.Rebind(`SELECT owner_email, created_at FROM workspaces WHERE id = ?`), workspaceID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, kernel.NotFound("workspace %s not found", workspaceID)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("workspace owner: %w", err)
-	}
-	created := founder.CreatedAt.UTC()
-	out := []members.Member{{WorkspaceID: workspaceID, Email: strings.ToLower(founder.OwnerEmail), Role: members.Owner,
-		InvitedAt: created, JoinedAt: &created, Founder: true}}
+	return members.Member{WorkspaceID: r.WorkspaceID, Email: r.Email, Role: members.Role(r.Role),
+		InvitedBy: r.InvitedBy, InvitedAt: r.InvitedAt.UTC(), JoinedAt: joined}
+}
+
+func (s Rows) selectRows(ctx context.Context, stmt, what string, args ...any) ([]members.Member, error) {
 	var rows []memberRow
-	if err := s.db.Read(ctx).SelectContext(ctx, &rows, s.q.list, workspaceID); err != nil {
-		return nil, fmt.Errorf("list members: %w", err)
+	if err := s.db.Read(ctx).SelectContext(ctx, &rows, stmt, args...); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	for _, r := range rows {
-		if r.Email == out[0].Email {
-			continue
-		}
-		var joined *time.Time
-		if r.JoinedAt != nil {
-			j := r.JoinedAt.UTC()
-			joined = &j
-		}
-		out = append(out, members.Member{WorkspaceID: r.WorkspaceID, Email: r.Email, Role: members.Role(r.Role),
-			InvitedBy: r.InvitedBy, InvitedAt: r.InvitedAt.UTC(), JoinedAt: joined})
+	out := make([]members.Member, len(rows))
+	for i, r := range rows {
+		out[i] = r.member()
 	}
 	return out, nil
 }
 
+// OfPerson lists email's rows.
+func (s Rows) OfPerson(ctx context.Context, email string) ([]members.Member, error) {
+	return s.selectRows(ctx, s.q.ofPerson, "memberships", strings.ToLower(email))
+}
+
+// OfWorkspace lists a workspace's rows by invitation time, then e-mail.
+func (s Rows) OfWorkspace(ctx context.Context, workspaceID string) ([]members.Member, error) {
+	return s.selectRows(ctx, s.q.list, "list members", workspaceID)
+}
+
+// Get returns email's row in workspaceID, or NotFound.
+func (s Rows) Get(ctx context.Context, workspaceID, email string) (members.Member, error) {
+	var r memberRow
+	err := s.db.Read(ctx).GetContext(ctx, &r, s.q.get, workspaceID, strings.ToLower(email))
+	if errors.Is(err, sql.ErrNoRows) {
+		return members.Member{}, kernel.NotFound("member %s not found", email)
+	}
+	if err != nil {
+		return members.Member{}, fmt.Errorf("get member: %w", err)
+	}
+	return r.member(), nil
+}
+
 // Add inserts an invitation.
-func (s *Store) Add(ctx context.Context, m *members.Member) error {
+func (s Rows) Add(ctx context.Context, m *members.Member) error {
 	_, err := s.db.Write(ctx).ExecContext(ctx, s.q.add, m.WorkspaceID, m.Email, string(m.Role), m.InvitedBy, m.InvitedAt, m.JoinedAt)
 	if sqldb.IsUniqueViolation(err) {
 		return kernel.Invalid("email", "%s already belongs to this workspace", m.Email)
@@ -166,7 +125,7 @@ func (s *Store) Add(ctx context.Context, m *members.Member) error {
 }
 
 // Remove deletes the member row.
-func (s *Store) Remove(ctx context.Context, workspaceID, email string) error {
+func (s Rows) Remove(ctx context.Context, workspaceID, email string) error {
 	res, err := s.db.Write(ctx).ExecContext(ctx, s.q.remove, workspaceID, email)
 	if err != nil {
 		return fmt.Errorf("remove member: %w", err)
@@ -178,7 +137,7 @@ func (s *Store) Remove(ctx context.Context, workspaceID, email string) error {
 }
 
 // MarkJoined records the first sign-in after an invitation.
-func (s *Store) MarkJoined(ctx context.Context, workspaceID, email string, at time.Time) error {
+func (s Rows) MarkJoined(ctx context.Context, workspaceID, email string, at time.Time) error {
 	if _, err := s.db.Write(ctx).ExecContext(ctx, s.q.joined, at, workspaceID, email); err != nil {
 		return fmt.Errorf("mark joined: %w", err)
 	}

@@ -17,7 +17,7 @@ func Certificates() fx.Option {
 	return fx.Module("certificates",
 		fx.Provide(
 			sqlstore.NewCertificates,
-			func(kit platform.Kit, repo *sqlstore.Certificates, ws *sqlstore.Workspaces, st studentDirectory,
+			func(kit platform.Kit, repo *sqlstore.Certificates, ws platform.WorkspaceDirectory, st studentDirectory,
 				ens enrollments.Application) certificates.Application {
 				return certificates.New(command.Deps{Kit: kit, Repo: repo, Workspaces: ws, Students: st,
 					Completions: certificateCompletions{app: ens}})

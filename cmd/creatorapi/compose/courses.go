@@ -4,7 +4,6 @@ import (
 	"go.uber.org/fx"
 
 	sqlcourses "github.com/creatorapi/creatorapi/adapters/sql/courses"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/courses"
 	"github.com/creatorapi/creatorapi/application/courses/command"
 	"github.com/creatorapi/creatorapi/application/courses/query"
@@ -25,7 +24,7 @@ func Courses() fx.Option {
 			fx.Annotate(sqlcourses.NewReads, fx.As(new(query.ReadModel))),
 			fx.Annotate(sqlcourses.NewCatalog, fx.As(new(query.Catalog))),
 			func(kit platform.Kit, repo domaincourses.Repository, rm query.ReadModel, catalog query.Catalog,
-				ws *sqlstore.Workspaces) courses.Application {
+				ws platform.WorkspaceDirectory) courses.Application {
 				return courses.New(command.Deps{Kit: kit, Repo: repo, ReadModel: rm, Catalog: catalog, Workspaces: ws})
 			},
 			apiEndpoints(v1.CourseEndpoints),

@@ -2,6 +2,8 @@ package compose
 
 import (
 	"context"
+	wsquery "github.com/creatorapi/creatorapi/application/workspaces/query"
+	domainmembers "github.com/creatorapi/creatorapi/domain/members"
 	"log/slog"
 	"net/http"
 	"time"
@@ -35,12 +37,15 @@ type PublicMount func(app *fiber.App)
 func Dashboard() fx.Option {
 	return fx.Module("dashboard",
 		fx.Provide(
-			sqlaudit.NewLog,
-			func(l *sqlaudit.Log) platform.AuditTrail { return l },
+			fx.Annotate(sqlaudit.NewLog, fx.As(new(platform.AuditTrail)), fx.As(new(audit.Reader))),
+			// The members store's three ports; the store itself too, for pruning.
 			sqlmembers.NewStore,
+			func(s *sqlmembers.Store) domainmembers.Rows { return sqlmembers.Rows{Store: s} },
+			func(s *sqlmembers.Store) domainmembers.Links { return sqlmembers.Links{Store: s} },
+			func(s *sqlmembers.Store) domainmembers.Sessions { return sqlmembers.Sessions{Store: s} },
 			newMembersApp,
-			func(l *sqlaudit.Log, m members.Application) audit.ListHandler {
-				return audit.NewListHandler(l, ownerAccess{m})
+			func(r audit.Reader, m members.Application) audit.ListHandler {
+				return audit.NewListHandler(r, ownerAccess{m})
 			},
 			fx.Annotate(newDashboardMount, fx.ResultTags(`group:"public_mounts"`)),
 		),
@@ -61,18 +66,21 @@ func pruneSignIns(lc fx.Lifecycle, store *sqlmembers.Store, clock platform.Clock
 
 type membersParams struct {
 	fx.In
-	Config Config
-	Tx     platform.Transactor
-	Store  *sqlmembers.Store
-	Audit  platform.AuditTrail
-	Mailer webhookcmd.Mailer
-	IDs    platform.IDs
-	Clock  platform.Clock
+	Config   Config
+	Tx       platform.Transactor
+	Rows     domainmembers.Rows
+	Links    domainmembers.Links
+	Sessions domainmembers.Sessions
+	Dir      wsquery.Directory
+	Audit    platform.AuditTrail
+	Mailer   webhookcmd.Mailer
+	IDs      platform.IDs
+	Clock    platform.Clock
 }
 
 func newMembersApp(p membersParams) members.Application {
 	return members.New(membercmd.Deps{
-		Tx: p.Tx, Members: p.Store, Links: sqlmembers.Links{Store: p.Store}, Sessions: sqlmembers.Sessions{Store: p.Store},
+		Tx: p.Tx, Members: domainmembers.Directory{Rows: p.Rows, Workspaces: memberWorkspaces{p.Dir}}, Links: p.Links, Sessions: p.Sessions,
 		Audit: p.Audit, Mailer: noticeMailer{p.Mailer, p.IDs, p.Clock}, Clock: p.Clock, PublicURL: p.Config.PublicURL,
 	})
 }

@@ -13,8 +13,8 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/secrets"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/keys"
+	"github.com/creatorapi/creatorapi/application/platform"
 	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
 	"github.com/creatorapi/creatorapi/ports/http/api/v1/openapi"
 	"github.com/creatorapi/creatorapi/ports/http/docs"
@@ -107,7 +107,7 @@ type operatorParams struct {
 	Metrics *web.Metrics
 	Token   AdminToken
 	Limiter v1.RateLimiter
-	Dir     *sqlstore.Workspaces
+	Dir     platform.WorkspaceDirectory
 	Routes  []operator.Routes `group:"operator"`
 }
 

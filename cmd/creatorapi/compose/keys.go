@@ -22,7 +22,7 @@ func Keys() fx.Option {
 		fx.Provide(
 			sqlstore.NewKeys,
 			sqlstore.NewKeyUsage,
-			func(tx platform.Transactor, repo *sqlstore.Keys, ws *sqlstore.Workspaces, usage *sqlstore.KeyUsage, audit platform.AuditTrail, i platform.IDs, c platform.Clock) keys.Application {
+			func(tx platform.Transactor, repo *sqlstore.Keys, ws platform.WorkspaceDirectory, usage *sqlstore.KeyUsage, audit platform.AuditTrail, i platform.IDs, c platform.Clock) keys.Application {
 				return keys.New(keys.Deps{Tx: tx, Repo: repo, Pages: repo, Workspaces: ws, Usage: usage, Audit: audit, IDs: i, Clock: c})
 			},
 			operatorRoutes(operator.KeyRoutes),

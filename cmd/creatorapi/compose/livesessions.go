@@ -16,7 +16,7 @@ func LiveSessions() fx.Option {
 	return fx.Module("livesessions",
 		fx.Provide(
 			sqlstore.NewLiveSessions,
-			func(kit platform.Kit, repo *sqlstore.LiveSessions, ws *sqlstore.Workspaces, crs courses.Application) livesessions.Application {
+			func(kit platform.Kit, repo *sqlstore.LiveSessions, ws platform.WorkspaceDirectory, crs courses.Application) livesessions.Application {
 				return livesessions.New(command.Deps{
 					Kit: kit, Sessions: repo, Recordings: repo.Recordings(), Courses: sessionCourses{app: crs}, Workspaces: ws,
 				})

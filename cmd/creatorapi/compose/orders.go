@@ -4,7 +4,6 @@ import (
 	"go.uber.org/fx"
 
 	sqlorders "github.com/creatorapi/creatorapi/adapters/sql/orders"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/courses"
 	"github.com/creatorapi/creatorapi/application/enrollments"
 	"github.com/creatorapi/creatorapi/application/orders"
@@ -29,7 +28,7 @@ func Orders() fx.Option {
 			fx.Annotate(sqlorders.NewRepository, fx.As(new(domainorders.Repository))),
 			fx.Annotate(sqlorders.NewReads, fx.As(new(query.ReadModel)), fx.As(new(query.Published))),
 			func(kit platform.Kit, repo domainorders.Repository, rm query.ReadModel, published query.Published,
-				ws *sqlstore.Workspaces, st studentDirectory, crs courses.Application, enr enrollments.Application) orders.Application {
+				ws platform.WorkspaceDirectory, st studentDirectory, crs courses.Application, enr enrollments.Application) orders.Application {
 				return orders.New(command.Deps{
 					Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws, Students: st, Courses: orderCatalog{app: crs},
 					Entitlements: orderEntitlements{app: enr},

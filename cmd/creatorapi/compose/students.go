@@ -4,7 +4,6 @@ import (
 	"go.uber.org/fx"
 
 	sqlstudents "github.com/creatorapi/creatorapi/adapters/sql/students"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/courses"
 	"github.com/creatorapi/creatorapi/application/enrollments"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -27,7 +26,7 @@ func Students() fx.Option {
 		fx.Provide(
 			fx.Annotate(sqlstudents.NewRepository, fx.As(new(domainstudents.Repository))),
 			fx.Annotate(sqlstudents.NewReads, fx.As(new(query.ReadModel)), fx.As(new(query.Published))),
-			func(kit platform.Kit, repo domainstudents.Repository, rm query.ReadModel, ws *sqlstore.Workspaces,
+			func(kit platform.Kit, repo domainstudents.Repository, rm query.ReadModel, ws platform.WorkspaceDirectory,
 				crs courses.Application, ens enrollments.Application) students.Application {
 				return students.New(command.Deps{Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws, History: query.History{
 					Enrollments: studentEnrollmentHistory{app: ens}, Lessons: studentCourseLessons{app: crs},

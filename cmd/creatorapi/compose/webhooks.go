@@ -2,6 +2,7 @@ package compose
 
 import (
 	"context"
+	wsquery "github.com/creatorapi/creatorapi/application/workspaces/query"
 	"log/slog"
 	"time"
 
@@ -79,7 +80,7 @@ type webhooksParams struct {
 	Dispatch   *sqlstore.WebhookDispatch
 	Notices    *sqlstore.WebhookNotices
 	Retention  *sqlstore.WebhookRetention
-	Workspaces *sqlstore.Workspaces
+	Workspaces wsquery.Directory
 	Mailer     command.Mailer
 	Signal     *adapterwebhooks.Signal
 	Audit      platform.AuditTrail
@@ -113,21 +114,6 @@ func newMailer(cfg Config, logger *slog.Logger) (command.Mailer, error) {
 		return mail.NewFiles(cfg.DataDir, logger), nil
 	}
 	return mail.NewSMTP(cfg.SMTPURL)
-}
-
-// workspaceOwners adapts the workspaces store to the webhooks module's port.
-type workspaceOwners struct{ ws *sqlstore.Workspaces }
-
-func (o workspaceOwners) Exists(ctx context.Context, id string) (bool, error) {
-	return o.ws.Exists(ctx, id)
-}
-
-func (o workspaceOwners) OwnerEmail(ctx context.Context, id string) (string, error) {
-	w, err := o.ws.Get(ctx, id)
-	if err != nil {
-		return "", err
-	}
-	return w.OwnerEmail, nil
 }
 
 // runWebhookWorkers runs the dispatcher loop, the notifier and pruning between start and stop.

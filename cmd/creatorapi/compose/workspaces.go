@@ -3,18 +3,23 @@ package compose
 import (
 	"go.uber.org/fx"
 
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	sqlworkspaces "github.com/creatorapi/creatorapi/adapters/sql/workspaces"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/workspaces"
+	"github.com/creatorapi/creatorapi/application/workspaces/query"
+	domainworkspaces "github.com/creatorapi/creatorapi/domain/workspaces"
 	"github.com/creatorapi/creatorapi/ports/http/operator"
 )
 
-// Workspaces wires the tenant module.
+// Workspaces wires the tenant module. Its store is provided as the module's two ports
+// (fx.As); other modules read workspaces only through query.Directory, adapted to their
+// own ports in workspaces_published.go.
 func Workspaces() fx.Option {
 	return fx.Module("workspaces",
 		fx.Provide(
-			sqlstore.NewWorkspaces,
-			func(tx platform.Transactor, repo *sqlstore.Workspaces, i platform.IDs, c platform.Clock, obs platform.Observer) workspaces.Application {
+			fx.Annotate(sqlworkspaces.NewStore, fx.As(new(domainworkspaces.Repository)), fx.As(new(query.Directory))),
+			func(d query.Directory) platform.WorkspaceDirectory { return d },
+			func(tx platform.Transactor, repo domainworkspaces.Repository, i platform.IDs, c platform.Clock, obs platform.Observer) workspaces.Application {
 				return workspaces.New(tx, repo, i, c, obs)
 			},
 			operatorRoutes(operator.WorkspaceRoutes),
