@@ -90,20 +90,20 @@ func (o *Operations) RebuildAnalytics(ctx context.Context, force bool) (Rebuilt,
 func (o *Operations) checkOutboxCovers(ctx context.Context) error {
 	// Sales, refunds, enrollments, lesson completions and new students: each module
 	// tells the oldest of its facts through its published query.
-	var fact time.Time
-	anyFact := false
+	var oldest platform.Earliest
 	for _, h := range o.earliest {
 		e, err := h.Handle(ctx, struct{}{})
 		if err != nil {
 			return err
 		}
-		if e.OK && (!anyFact || e.At.Before(fact)) {
-			fact, anyFact = e.At, true
+		if e.OK {
+			oldest.Consider(e.At)
 		}
 	}
-	if !anyFact {
+	if !oldest.OK {
 		return nil
 	}
+	fact := oldest.At
 	first, anyEvent, err := o.positions.FirstEventAt(ctx)
 	if err != nil {
 		return err
