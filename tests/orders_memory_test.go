@@ -3,12 +3,12 @@ package tests
 import (
 	"context"
 	"sort"
-	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/fx"
 
+	"github.com/creatorapi/creatorapi/adapters/contracttest"
 	memorders "github.com/creatorapi/creatorapi/adapters/memory/orders"
 	"github.com/creatorapi/creatorapi/application/courses"
 	coursecmd "github.com/creatorapi/creatorapi/application/courses/command"
@@ -69,19 +69,15 @@ func TestOrderCommandsOnMemoryAdapters(t *testing.T) {
 	// Concurrent orders: distinct, consecutive receipt numbers.
 	const n = 5
 	receipts := make([]string, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			o, err := place(command.OrderItem{CourseID: goCourse, Amount: 1000})
-			if err != nil {
-				t.Errorf("order %d: %v", i, err)
-			}
-			receipts[i] = o.Receipt.Number
-		}()
+	for i, err := range contracttest.Parallel(n, func(i int) error {
+		o, err := place(command.OrderItem{CourseID: goCourse, Amount: 1000})
+		receipts[i] = o.Receipt.Number
+		return err
+	}) {
+		if err != nil {
+			t.Fatalf("order %d: %v", i, err)
+		}
 	}
-	wg.Wait()
 	sort.Strings(receipts)
 	for i, r := range receipts {
 		if want := domainorders.ReceiptNumber(int64(i + 1)); r != want {

@@ -8,10 +8,10 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/contracttest"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -267,15 +267,10 @@ func TestConcurrentRefundsNeverExceedTheAmount(t *testing.T) {
 
 		const n = 12
 		statuses := make([]int, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				statuses[i] = env.PostRefund(t, ws, o.ID, 300).Status
-			}()
-		}
-		wg.Wait()
+		contracttest.Parallel(n, func(i int) error {
+			statuses[i] = env.PostRefund(t, ws, o.ID, 300).Status
+			return nil
+		})
 		okCount := 0
 		for _, s := range statuses {
 			switch s {
@@ -305,20 +300,15 @@ func TestConcurrentOrdersGetDistinctReceipts(t *testing.T) {
 		stu := env.CreateStudent(t, ws, "ada@example.com")
 		const n = 10
 		receipts := make([]string, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				r := env.PostOrder(t, ws, stu, "usd", testenv.OrderItem{CourseID: c1, Amount: 100})
-				var o testenv.Order
-				if r.Status == http.StatusCreated {
-					_ = json.Unmarshal(r.Body, &o)
-				}
-				receipts[i] = fmt.Sprintf("%d %s", r.Status, o.Receipt.Number)
-			}()
-		}
-		wg.Wait()
+		contracttest.Parallel(n, func(i int) error {
+			r := env.PostOrder(t, ws, stu, "usd", testenv.OrderItem{CourseID: c1, Amount: 100})
+			var o testenv.Order
+			if r.Status == http.StatusCreated {
+				_ = json.Unmarshal(r.Body, &o)
+			}
+			receipts[i] = fmt.Sprintf("%d %s", r.Status, o.Receipt.Number)
+			return nil
+		})
 		sort.Strings(receipts)
 		for i, r := range receipts {
 			if want := fmt.Sprintf("201 R-%06d", i+1); r != want {

@@ -2,9 +2,9 @@ package tests
 
 import (
 	"net/http"
-	"sync"
 	"testing"
 
+	"github.com/creatorapi/creatorapi/adapters/contracttest"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
@@ -15,24 +15,16 @@ func wantOneCreated(t *testing.T, n int, post func(i int) testenv.Response) stri
 	t.Helper()
 	statuses := make([]int, n)
 	ids := make([]string, n)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			resp := post(i)
-			statuses[i] = resp.Status
-			var v struct{ ID string }
-			if resp.Status < 300 {
-				resp.Decode(t, &v)
-			}
-			ids[i] = v.ID
-		}()
-	}
-	close(start)
-	wg.Wait()
+	contracttest.Parallel(n, func(i int) error {
+		resp := post(i)
+		statuses[i] = resp.Status
+		var v struct{ ID string }
+		if resp.Status < 300 {
+			resp.Decode(t, &v)
+		}
+		ids[i] = v.ID
+		return nil
+	})
 	created := 0
 	for i, s := range statuses {
 		switch s {

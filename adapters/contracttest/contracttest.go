@@ -29,7 +29,7 @@ type References struct {
 func oneWinner(t *testing.T, n int, add func(i int) (bool, error)) int {
 	t.Helper()
 	added := make([]bool, n)
-	for i, err := range parallel(n, func(i int) error {
+	for i, err := range Parallel(n, func(i int) error {
 		var err error
 		added[i], err = add(i)
 		return err
@@ -67,8 +67,9 @@ func wantKind(t *testing.T, err error, kind kernel.Kind, field string) {
 	}
 }
 
-// parallel runs fn n times at once and returns each run's error.
-func parallel(n int, fn func(i int) error) []error {
+// Parallel runs fn n times at once (released together) and returns each run's error;
+// the component tests race requests with it too.
+func Parallel(n int, fn func(i int) error) []error {
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	start := make(chan struct{})

@@ -143,7 +143,7 @@ func OrderRepository(t *testing.T, open OrderFactory) {
 		ws, other := a.NewWorkspace(t), a.NewWorkspace(t)
 		const n = 8
 		got := make([]int64, n)
-		for i, err := range parallel(n, func(i int) error {
+		for i, err := range Parallel(n, func(i int) error {
 			var err error
 			got[i], err = a.Repo.NextReceipt(ctx, ws)
 			return err
