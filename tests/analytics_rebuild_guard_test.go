@@ -9,8 +9,11 @@ import (
 	"go.uber.org/fx"
 
 	sqlenrollments "github.com/creatorapi/creatorapi/adapters/sql/enrollments"
+	sqlorders "github.com/creatorapi/creatorapi/adapters/sql/orders"
+	sqlstudents "github.com/creatorapi/creatorapi/adapters/sql/students"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
 	"github.com/creatorapi/creatorapi/domain/enrollments"
+	"github.com/creatorapi/creatorapi/domain/students"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
@@ -46,4 +49,57 @@ func TestAnalyticsRebuildRefusesWhenEnrollmentsPredateTheOutbox(t *testing.T) {
 			t.Fatalf("forced rebuild: %v", err)
 		}
 	})
+}
+
+// The same guard for the orders and students modules' facts (a refund, a new student):
+// each module tells its oldest through its published query, the projection reads no
+// order or student table.
+func TestAnalyticsRebuildRefusesWhenStudentsOrRefundsPredateTheOutbox(t *testing.T) {
+	old := testenv.Epoch.Add(-48 * time.Hour)
+	for source, addOld := range map[string]func(t *testing.T, env *testenv.Env, ws string){
+		"student": func(t *testing.T, env *testenv.Env, ws string) {
+			s, err := students.New("stu_before_the_outbox", ws, students.Profile{Email: "old@example.com"}, old)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := sqlstudents.NewRepository(env.DB).Add(context.Background(), s); err != nil {
+				t.Fatalf("add old student: %v", err)
+			}
+		},
+		"refund": func(t *testing.T, env *testenv.Env, ws string) {
+			ctx := context.Background()
+			paid := env.PlaceOrder(t, ws, env.CreateStudent(t, ws, "buyer@example.com"), "eur",
+				testenv.OrderItem{CourseID: env.CreatePublishedCourse(t, ws, "Old"), Amount: 100})
+			repo := sqlorders.NewRepository(env.DB)
+			o, err := repo.Get(ctx, ws, paid.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := o.Refund(nil, old); err != nil { // a refund recorded at a replayed, older instant
+				t.Fatal(err)
+			}
+			if err := repo.Update(ctx, o); err != nil {
+				t.Fatalf("record old refund: %v", err)
+			}
+		},
+	} {
+		t.Run(source, func(t *testing.T) {
+			testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+				var ops *compose.Operations
+				env := testenv.Start(t, dbURL, fx.Populate(&ops))
+				ctx := context.Background()
+				ws := env.CreateWorkspace(t, "Guard")
+				env.CreateStudent(t, ws, "ada@example.com")
+				env.WaitForConsumers(t)
+				if _, err := ops.RebuildAnalytics(ctx, false); err != nil {
+					t.Fatalf("rebuild with the whole history in the outbox: %v", err)
+				}
+				addOld(t, env, ws)
+				env.WaitForConsumers(t)
+				if _, err := ops.RebuildAnalytics(ctx, false); err == nil || !strings.Contains(err.Error(), "no longer holds") {
+					t.Fatalf("rebuild over a pruned %s: %v; want the refusal", source, err)
+				}
+			})
+		})
+	}
 }

@@ -52,13 +52,13 @@ func TestAnalyticsSummaryMatchesAHandComputation(t *testing.T) {
 
 		// Before the window (Nov 5 and 9).
 		at(5, 10, 0, 0)
-		s0 := env.SeedStudent(t, ws, "s0@example.com")
+		s0 := env.CreateStudent(t, ws, "s0@example.com")
 		o0 := env.PlaceOrder(t, ws, s0, "usd", testenv.OrderItem{CourseID: c1, Amount: 1000})
 		at(9, 23, 59, 59)
 		env.CompleteCourse(t, ws, s0, c1)
 		// Inside the window, 2026-11-10 .. 2026-11-20.
 		at(10, 0, 0, 0)
-		s1 := env.SeedStudent(t, ws, "s1@example.com")
+		s1 := env.CreateStudent(t, ws, "s1@example.com")
 		env.PlaceOrder(t, ws, s1, "usd", testenv.OrderItem{CourseID: c1, Amount: 5000})
 		at(12, 8, 0, 0)
 		o2 := env.PlaceOrder(t, ws, s1, "eur", testenv.OrderItem{CourseID: c2, Amount: 3000})
@@ -68,16 +68,16 @@ func TestAnalyticsSummaryMatchesAHandComputation(t *testing.T) {
 		at(18, 9, 30, 0)
 		env.PostRefund(t, ws, o2.ID, 0).Expect(t, http.StatusOK) // full: revokes s1's enrollment in c2
 		env.Clock.Set(time.Date(2026, 11, 20, 23, 59, 59, 999999000, time.UTC))
-		s2 := env.SeedStudent(t, ws, "s2@example.com")
+		s2 := env.CreateStudent(t, ws, "s2@example.com")
 		env.Admin().Post(t, fmt.Sprintf("/internal/v1/workspaces/%s/enrollments", ws), map[string]string{"studentId": s2, "courseId": c1}).
 			Expect(t, http.StatusCreated)
 		// After the window (Nov 21).
 		at(21, 0, 0, 0)
-		env.SeedStudent(t, ws, "s3@example.com")
+		env.CreateStudent(t, ws, "s3@example.com")
 		env.PlaceOrder(t, ws, s0, "usd", testenv.OrderItem{CourseID: c2, Amount: 7000})
 		// Another workspace's activity never counts.
 		otherCourse := env.CreatePublishedCourse(t, other, "Other course")
-		env.PlaceOrder(t, other, env.SeedStudent(t, other, "x@example.com"), "usd", testenv.OrderItem{CourseID: otherCourse, Amount: 99})
+		env.PlaceOrder(t, other, env.CreateStudent(t, other, "x@example.com"), "usd", testenv.OrderItem{CourseID: otherCourse, Amount: 99})
 		env.Clock.Set(testenv.Epoch)
 		env.WaitForConsumers(t) // the summary reads the projection
 

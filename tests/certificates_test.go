@@ -26,8 +26,8 @@ func TestCertificateNeedsACompletedEnrollmentAndIsIdempotent(t *testing.T) {
 		ws := env.CreateWorkspace(t, "Academy")
 		other := env.CreateWorkspace(t, "Other")
 		course := env.CreatePublishedCourse(t, ws, "Watercolor Basics")
-		stu := env.SeedStudent(t, ws, "ada@example.com")
-		otherStu := env.SeedStudent(t, other, "bob@example.com")
+		stu := env.CreateStudent(t, ws, "ada@example.com")
+		otherStu := env.CreateStudent(t, other, "bob@example.com")
 		admin := env.Admin()
 		path := fmt.Sprintf("/internal/v1/workspaces/%s/certificates", ws)
 		issue := func(student, c string) testenv.Response {

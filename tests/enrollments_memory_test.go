@@ -20,7 +20,7 @@ import (
 )
 
 // The enrollment use cases on the in-memory adapters (testenv.Options{Adapters:
-// testenv.Memory}: courses and enrollments in memory, students on SQLite): grants are
+// testenv.Memory}: courses, enrollments and students in memory): grants are
 // unique per student and course, concurrent identical grants make one, progress
 // completes the enrollment, revoke and re-grant; the student's page reads them through
 // the published query; the enrollment tables stay empty, which proves the swap.

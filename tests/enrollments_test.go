@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -92,45 +91,9 @@ func TestEnrollmentConcurrentIdenticalRequests(t *testing.T) {
 		student := env.CreateStudent(t, ws, "ada@example.com")
 		course := env.CreatePublishedCourse(t, ws, "Race Conditions")
 
-		const n = 50
-		var wg sync.WaitGroup
-		statuses := make([]int, n)
-		ids := make([]string, n)
-		start := make(chan struct{})
-		for i := 0; i < n; i++ {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				<-start
-				resp := api.Post(t, "/api/v1/enrollments", map[string]string{"studentId": student, "courseId": course})
-				statuses[i] = resp.Status
-				var e enrollmentView
-				if resp.Status < 300 {
-					resp.Decode(t, &e)
-				}
-				ids[i] = e.ID
-			}(i)
-		}
-		close(start)
-		wg.Wait()
-
-		created, existing := 0, 0
-		for i, s := range statuses {
-			switch s {
-			case http.StatusCreated:
-				created++
-			case http.StatusOK:
-				existing++
-			default:
-				t.Fatalf("request %d: status %d", i, s)
-			}
-			if ids[i] != ids[0] {
-				t.Fatalf("request %d got enrollment %s, request 0 got %s", i, ids[i], ids[0])
-			}
-		}
-		if created != 1 || existing != n-1 {
-			t.Fatalf("%d created (201) and %d existing (200), want 1 and %d", created, existing, n-1)
-		}
+		wantOneCreated(t, 50, func(int) testenv.Response {
+			return api.Post(t, "/api/v1/enrollments", map[string]string{"studentId": student, "courseId": course})
+		})
 		var rows int
 		if err := env.DB.Reader.GetContext(context.Background(), &rows, env.DB.Reader.Rebind(
 			`SELECT COUNT(*) FROM enrollments WHERE workspace_id = ? AND student_id = ? AND course_id = ?`), ws, student, course); err != nil {

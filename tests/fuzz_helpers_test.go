@@ -69,9 +69,9 @@ func newFuzzWorld(f *testing.F, name, url string) *fuzzWorld {
 		}
 	}
 	env.Admin().Get(f, "/internal/v1/workspaces/"+ws+"/courses/"+course).Expect(f, http.StatusOK).Decode(f, &detail)
-	student := env.SeedStudent(f, ws, "fuzz@example.com")
+	student := env.CreateStudent(f, ws, "fuzz@example.com")
 	enrollment := env.Enroll(f, ws, student, course)
-	order := env.PlaceOrder(f, ws, env.SeedStudent(f, ws, "buyer@example.com"), "usd", testenv.OrderItem{CourseID: course, Amount: 4900})
+	order := env.PlaceOrder(f, ws, env.CreateStudent(f, ws, "buyer@example.com"), "usd", testenv.OrderItem{CourseID: course, Amount: 4900})
 	webhook, _ := env.CreateWebhook(f, ws, "https://hooks.example.com/in", "order.paid")
 	var live struct{ ID string }
 	env.Admin().Post(f, "/internal/v1/workspaces/"+ws+"/live-sessions", map[string]string{"courseId": course, "title": "Live"}).

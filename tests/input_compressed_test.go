@@ -19,7 +19,7 @@ func TestCompressedBodiesRefusedUninflated(t *testing.T) {
 	env := testenv.Start(t, testenv.NewSQLiteURL(t))
 	ws := env.CreateWorkspace(t, "Academy")
 	key := env.LearningKey(t, ws)
-	order := env.PlaceOrder(t, ws, env.SeedStudent(t, ws, "buyer@example.com"), "usd",
+	order := env.PlaceOrder(t, ws, env.CreateStudent(t, ws, "buyer@example.com"), "usd",
 		testenv.OrderItem{CourseID: env.CreatePublishedCourse(t, ws, "Go"), Amount: 100})
 
 	var bomb bytes.Buffer

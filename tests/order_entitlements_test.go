@@ -17,7 +17,7 @@ func TestOrderEntitlementFollowsADirectRevocation(t *testing.T) {
 		ws := env.CreateWorkspace(t, "Academy")
 		a := env.CreatePublishedCourse(t, ws, "A")
 		b := env.CreatePublishedCourse(t, ws, "B")
-		student := env.SeedStudent(t, ws, "buyer@example.com")
+		student := env.CreateStudent(t, ws, "buyer@example.com")
 		order := env.PlaceOrder(t, ws, student, "usd", testenv.OrderItem{CourseID: a, Amount: 1000}, testenv.OrderItem{CourseID: b, Amount: 2000})
 		if len(order.Entitlements) != 2 {
 			t.Fatalf("entitlements %+v", order.Entitlements)
@@ -66,7 +66,7 @@ func TestRefundKeepsAccessAnotherPurchaseGrants(t *testing.T) {
 		env := testenv.Start(t, dbURL)
 		ws := env.CreateWorkspace(t, "Academy")
 		course := env.CreatePublishedCourse(t, ws, "Twice")
-		student := env.SeedStudent(t, ws, "twice@example.com")
+		student := env.CreateStudent(t, ws, "twice@example.com")
 		first := env.PlaceOrder(t, ws, student, "usd", testenv.OrderItem{CourseID: course, Amount: 1000})
 		second := env.PlaceOrder(t, ws, student, "eur", testenv.OrderItem{CourseID: course, Amount: 900})
 		enrollment := first.Entitlements[0].EnrollmentID

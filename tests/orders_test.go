@@ -8,10 +8,10 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/contracttest"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -43,7 +43,7 @@ func TestOrderPaidShapeListAndEvents(t *testing.T) {
 		_, key := env.CreateKey(t, ws, "read:orders")
 		c1 := env.CreatePublishedCourse(t, ws, "Watercolor Basics")
 		c2 := env.CreatePublishedCourse(t, ws, "Ink Drawing")
-		stu := env.SeedStudent(t, ws, "ada@example.com")
+		stu := env.CreateStudent(t, ws, "ada@example.com")
 
 		o := env.PlaceOrder(t, ws, stu, "usd", testenv.OrderItem{CourseID: c1, Amount: 4900}, testenv.OrderItem{CourseID: c2, Amount: 2500})
 		if !strings.HasPrefix(o.ID, "ord_") || o.StudentID != stu || o.Status != "paid" || o.Currency != "usd" ||
@@ -137,7 +137,7 @@ func TestOrderPartialThenFullRefund(t *testing.T) {
 		ws := env.CreateWorkspace(t, "Academy")
 		c1 := env.CreatePublishedCourse(t, ws, "Watercolor Basics")
 		c2 := env.CreatePublishedCourse(t, ws, "Ink Drawing")
-		stu := env.SeedStudent(t, ws, "ada@example.com")
+		stu := env.CreateStudent(t, ws, "ada@example.com")
 		o := env.PlaceOrder(t, ws, stu, "usd", testenv.OrderItem{CourseID: c1, Amount: 4900}, testenv.OrderItem{CourseID: c2, Amount: 2500})
 
 		env.Clock.Set(testenv.Epoch.Add(time.Hour))
@@ -222,7 +222,7 @@ func TestOrderValidation(t *testing.T) {
 		ws := env.CreateWorkspace(t, "Academy")
 		c1 := env.CreatePublishedCourse(t, ws, "Watercolor Basics")
 		draft := env.CreateCourse(t, ws, "Draft")
-		stu := env.SeedStudent(t, ws, "ada@example.com")
+		stu := env.CreateStudent(t, ws, "ada@example.com")
 		ok := testenv.OrderItem{CourseID: c1, Amount: 100}
 		path := fmt.Sprintf("/internal/v1/workspaces/%s/orders", ws)
 
@@ -262,20 +262,15 @@ func TestConcurrentRefundsNeverExceedTheAmount(t *testing.T) {
 		env := testenv.Start(t, dbURL)
 		ws := env.CreateWorkspace(t, "Academy")
 		c1 := env.CreatePublishedCourse(t, ws, "Watercolor Basics")
-		stu := env.SeedStudent(t, ws, "ada@example.com")
+		stu := env.CreateStudent(t, ws, "ada@example.com")
 		o := env.PlaceOrder(t, ws, stu, "usd", testenv.OrderItem{CourseID: c1, Amount: 1000})
 
 		const n = 12
 		statuses := make([]int, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				statuses[i] = env.PostRefund(t, ws, o.ID, 300).Status
-			}()
-		}
-		wg.Wait()
+		contracttest.Parallel(n, func(i int) error {
+			statuses[i] = env.PostRefund(t, ws, o.ID, 300).Status
+			return nil
+		})
 		okCount := 0
 		for _, s := range statuses {
 			switch s {
@@ -302,23 +297,18 @@ func TestConcurrentOrdersGetDistinctReceipts(t *testing.T) {
 		env := testenv.Start(t, dbURL)
 		ws := env.CreateWorkspace(t, "Academy")
 		c1 := env.CreatePublishedCourse(t, ws, "Watercolor Basics")
-		stu := env.SeedStudent(t, ws, "ada@example.com")
+		stu := env.CreateStudent(t, ws, "ada@example.com")
 		const n = 10
 		receipts := make([]string, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				r := env.PostOrder(t, ws, stu, "usd", testenv.OrderItem{CourseID: c1, Amount: 100})
-				var o testenv.Order
-				if r.Status == http.StatusCreated {
-					_ = json.Unmarshal(r.Body, &o)
-				}
-				receipts[i] = fmt.Sprintf("%d %s", r.Status, o.Receipt.Number)
-			}()
-		}
-		wg.Wait()
+		contracttest.Parallel(n, func(i int) error {
+			r := env.PostOrder(t, ws, stu, "usd", testenv.OrderItem{CourseID: c1, Amount: 100})
+			var o testenv.Order
+			if r.Status == http.StatusCreated {
+				_ = json.Unmarshal(r.Body, &o)
+			}
+			receipts[i] = fmt.Sprintf("%d %s", r.Status, o.Receipt.Number)
+			return nil
+		})
 		sort.Strings(receipts)
 		for i, r := range receipts {
 			if want := fmt.Sprintf("201 R-%06d", i+1); r != want {
@@ -338,8 +328,8 @@ func TestOrderListFilters(t *testing.T) {
 		_, key := env.CreateKey(t, ws, "read:orders")
 		api := env.API(key)
 		c1 := env.CreatePublishedCourse(t, ws, "Watercolor Basics")
-		ada := env.SeedStudent(t, ws, "ada@example.com")
-		bob := env.SeedStudent(t, ws, "bob@example.com")
+		ada := env.CreateStudent(t, ws, "ada@example.com")
+		bob := env.CreateStudent(t, ws, "bob@example.com")
 		item := testenv.OrderItem{CourseID: c1, Amount: 1000}
 
 		day := func(d int) time.Time { return testenv.Epoch.AddDate(0, 0, d) }
@@ -418,8 +408,8 @@ func TestOrderPaginationAndIsolation(t *testing.T) {
 		_, keyB := env.CreateKey(t, wsB, "read:orders")
 		courseA := env.CreatePublishedCourse(t, wsA, "A course")
 		courseB := env.CreatePublishedCourse(t, wsB, "B course")
-		stuA := env.SeedStudent(t, wsA, "a@example.com")
-		stuB := env.SeedStudent(t, wsB, "b@example.com")
+		stuA := env.CreateStudent(t, wsA, "a@example.com")
+		stuB := env.CreateStudent(t, wsB, "b@example.com")
 
 		// Seven orders in A, some sharing a timestamp (ties are broken by id); one in B.
 		var want []string

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -485,46 +484,14 @@ func TestStudentConcurrentCreatesOfOneAddress(t *testing.T) {
 		ws := env.CreateWorkspace(t, "Academy")
 		api := env.API(env.LearningKey(t, ws))
 
-		const n = 30
-		var wg sync.WaitGroup
-		statuses := make([]int, n)
-		ids := make([]string, n)
-		start := make(chan struct{})
-		for i := 0; i < n; i++ {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				<-start
-				// Different case each time: uniqueness is case-insensitive.
-				email := "Lead@Example.com"
-				if i%2 == 1 {
-					email = "lead@example.COM"
-				}
-				resp := api.Post(t, "/api/v1/students", map[string]any{"email": email})
-				statuses[i] = resp.Status
-				var s studentJSON
-				if resp.Status < 300 {
-					resp.Decode(t, &s)
-				}
-				ids[i] = s.ID
-			}(i)
-		}
-		close(start)
-		wg.Wait()
-		created := 0
-		for i, s := range statuses {
-			if s == http.StatusCreated {
-				created++
-			} else if s != http.StatusOK {
-				t.Fatalf("request %d: status %d", i, s)
+		wantOneCreated(t, 30, func(i int) testenv.Response {
+			// Different case each time: uniqueness is case-insensitive.
+			email := "Lead@Example.com"
+			if i%2 == 1 {
+				email = "lead@example.COM"
 			}
-			if ids[i] != ids[0] {
-				t.Fatalf("request %d got student %s, request 0 got %s", i, ids[i], ids[0])
-			}
-		}
-		if created != 1 {
-			t.Fatalf("%d requests created the student, want 1", created)
-		}
+			return api.Post(t, "/api/v1/students", map[string]any{"email": email})
+		})
 		if evs := env.OutboxEventsOfType(t, events.StudentCreated); len(evs) != 1 {
 			t.Fatalf("%d student.created events, want 1", len(evs))
 		}

@@ -23,10 +23,7 @@ import (
 // These are the cross-module reads and writes of today, keyed "file: table". Each is to go
 // when the persistence split gives the owner a published query port; a new one fails.
 var crossModuleSQLAllowed = map[string]string{
-	"adapters/sqlstore/analytics_projection.go: order_history": "moved in the persistence split",
-	"adapters/sqlstore/analytics_projection.go: orders":        "moved in the persistence split",
-	"adapters/sqlstore/analytics_projection.go: students":      "moved in the persistence split",
-	"adapters/sqlstore/master_key.go: webhook_subscriptions":   "the master-key rotation re-seals signing secrets: through the webhooks module's port in the persistence split",
+	"adapters/sqlstore/master_key.go: webhook_subscriptions": "the master-key rotation re-seals signing secrets: through the webhooks module's port in the persistence split",
 }
 
 // ownership is one row of the ownership table: a module, its tables, its adapter files.

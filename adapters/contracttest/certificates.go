@@ -92,7 +92,7 @@ func CertificateStore(t *testing.T, open CertificateFactory) {
 		for i := range candidates {
 			candidates[i] = newCertificate(t, ws, student, course, enrollment, i)
 		}
-		won := addedOnce(t, n, func(i int) (bool, error) { return a.Store.Add(ctx, candidates[i]) })
+		won := oneWinner(t, n, func(i int) (bool, error) { return a.Store.Add(ctx, candidates[i]) })
 		got, err := a.Store.Find(ctx, ws, student, course)
 		if err != nil || !reflect.DeepEqual(got, candidates[won]) {
 			t.Fatalf("Find = %+v, %v; want the winner %+v", got, err, candidates[won])

@@ -6,6 +6,7 @@
 package contracttest
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"testing"
@@ -13,6 +14,44 @@ import (
 
 	"github.com/creatorapi/creatorapi/domain/kernel"
 )
+
+// References make the ids a module's records name: on the databases real rows of the
+// owning modules (foreign keys check them), in memory plain ids. Ids are unique per call,
+// but NewEnrollment answers the same id for the same pair (one enrollment per pair).
+type References struct {
+	NewWorkspace  func(t *testing.T) string
+	NewStudent    func(t *testing.T, workspaceID string) string
+	NewCourse     func(t *testing.T, workspaceID string, lessons int) (courseID string, lessonIDs []string)
+	NewEnrollment func(t *testing.T, workspaceID, studentID, courseID string) string
+}
+
+// oneWinner runs n racing adds and fails unless exactly one added; it returns which.
+func oneWinner(t *testing.T, n int, add func(i int) (bool, error)) int {
+	t.Helper()
+	added := make([]bool, n)
+	for i, err := range Parallel(n, func(i int) error {
+		var err error
+		added[i], err = add(i)
+		return err
+	}) {
+		if err != nil {
+			t.Fatalf("add %d: %v", i, err)
+		}
+	}
+	won := -1
+	for i, ok := range added {
+		if ok {
+			if won >= 0 {
+				t.Fatalf("racers %d and %d both added", won, i)
+			}
+			won = i
+		}
+	}
+	if won < 0 {
+		t.Fatal("no racer added")
+	}
+	return won
+}
 
 // at is the suites' clock: UTC with microseconds, what the databases keep.
 func at(minutes int) time.Time {
@@ -28,8 +67,9 @@ func wantKind(t *testing.T, err error, kind kernel.Kind, field string) {
 	}
 }
 
-// parallel runs fn n times at once and returns each run's error.
-func parallel(n int, fn func(i int) error) []error {
+// Parallel runs fn n times at once (released together) and returns each run's error;
+// the component tests race requests with it too.
+func Parallel(n int, fn func(i int) error) []error {
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	start := make(chan struct{})
@@ -46,31 +86,22 @@ func parallel(n int, fn func(i int) error) []error {
 	return errs
 }
 
-// addedOnce runs add n times at once (add(i) reports whether candidate i was stored:
-// added, revoked, ...), fails on an error or unless exactly one was, and returns it.
-func addedOnce(t *testing.T, n int, add func(i int) (bool, error)) int {
+// wantEarliest checks a "since when do your facts count" answer over every workspace:
+// after add stores a fact at the instant it returns, first answers that instant, or an
+// earlier one the store held before (suites share their store across cases).
+func wantEarliest(t *testing.T, first func(context.Context) (time.Time, bool, error), add func() time.Time) {
 	t.Helper()
-	added := make([]bool, n)
-	for i, err := range parallel(n, func(i int) error {
-		var err error
-		added[i], err = add(i)
-		return err
-	}) {
-		if err != nil {
-			t.Fatalf("add %d: %v", i, err)
-		}
+	ctx := context.Background()
+	before, had, err := first(ctx)
+	if err != nil {
+		t.Fatalf("first before: %v", err)
 	}
-	won := -1
-	for i, ok := range added {
-		if ok {
-			if won >= 0 {
-				t.Fatalf("candidates %d and %d were both added", won, i)
-			}
-			won = i
-		}
+	want := add()
+	if had && before.Before(want) {
+		want = before
 	}
-	if won < 0 {
-		t.Fatal("no candidate was added")
+	got, ok, err := first(ctx)
+	if err != nil || !ok || !got.Equal(want) {
+		t.Fatalf("first = %v, %v, %v; want %v", got, ok, err, want)
 	}
-	return won
 }

@@ -15,12 +15,10 @@ import (
 // CourseAdapters is one implementation of the courses module's ports, over one store
 // (what the repository writes, the read ports read).
 type CourseAdapters struct {
-	Repo    courses.Repository
-	Reads   query.ReadModel
-	Catalog query.Catalog
-	// NewWorkspace returns the id of a fresh workspace the store accepts (the
-	// databases hold a workspaces row for it; memory needs none).
-	NewWorkspace func(t *testing.T) string
+	Repo       courses.Repository
+	Reads      query.ReadModel
+	Catalog    query.Catalog
+	References // NewWorkspace only
 }
 
 // CourseFactory opens a store once per suite; each case works in its own workspace.
@@ -156,7 +154,7 @@ func CourseRepository(t *testing.T, open CourseFactory) {
 	t.Run("concurrent adds of one slug: exactly one wins", func(t *testing.T) {
 		ws := a.NewWorkspace(t)
 		const n = 8
-		errs := parallel(n, func(i int) error {
+		errs := Parallel(n, func(i int) error {
 			return a.Repo.Add(ctx, newCourse(t, ws, fmt.Sprintf("crs_race%d", i), "race", i))
 		})
 		won := 0
@@ -175,7 +173,7 @@ func CourseRepository(t *testing.T, open CourseFactory) {
 	t.Run("concurrent adds of distinct courses all land", func(t *testing.T) {
 		ws := a.NewWorkspace(t)
 		const n = 8
-		for i, err := range parallel(n, func(i int) error {
+		for i, err := range Parallel(n, func(i int) error {
 			return a.Repo.Add(ctx, newCourse(t, ws, fmt.Sprintf("crs_many%d", i), fmt.Sprintf("many-%d", i), i))
 		}) {
 			if err != nil {
@@ -307,7 +305,7 @@ func CourseReadModel(t *testing.T, open CourseFactory) {
 		}
 		before := version(ws)
 		const n = 8
-		for i, err := range parallel(n, func(i int) error {
+		for i, err := range Parallel(n, func(i int) error {
 			return a.Repo.Add(ctx, newCourse(t, ws, fmt.Sprintf("crs_ver%d", i), fmt.Sprintf("ver-%d", i), i))
 		}) {
 			if err != nil {

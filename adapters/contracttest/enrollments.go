@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/creatorapi/creatorapi/application/enrollments/query"
 	"github.com/creatorapi/creatorapi/domain/enrollments"
@@ -14,16 +15,11 @@ import (
 // EnrollmentAdapters is one implementation of the enrollments module's ports, over one
 // store (what the repositories write, the read ports read).
 type EnrollmentAdapters struct {
-	Repo      enrollments.Repository
-	Progress  enrollments.ProgressRepository
-	Reads     query.ReadModel
-	Published query.Published
-	// NewWorkspace returns the id of a fresh workspace the store accepts.
-	NewWorkspace func(t *testing.T) string
-	// NewStudent and NewCourse return ids the store accepts as references (the
-	// databases hold the rows their foreign keys name; memory needs none).
-	NewStudent func(t *testing.T, workspaceID string) string
-	NewCourse  func(t *testing.T, workspaceID string, lessons int) (courseID string, lessonIDs []string)
+	Repo       enrollments.Repository
+	Progress   enrollments.ProgressRepository
+	Reads      query.ReadModel
+	Published  query.Published
+	References // workspaces, students and courses the enrollments name
 }
 
 // EnrollmentFactory opens a store once per suite; each case works in its own workspace.
@@ -123,7 +119,7 @@ func EnrollmentRepository(t *testing.T, open EnrollmentFactory) {
 		for i := range candidates {
 			candidates[i] = newEnrollment(t, ws, student, course, i)
 		}
-		won := addedOnce(t, n, func(i int) (bool, error) { return a.Repo.Add(ctx, candidates[i]) })
+		won := oneWinner(t, n, func(i int) (bool, error) { return a.Repo.Add(ctx, candidates[i]) })
 		got, err := a.Repo.GetByPair(ctx, ws, student, course)
 		if err != nil || got.ID != candidates[won].ID {
 			t.Fatalf("pair holds %v, %v; want the winner %s", got, err, candidates[won].ID)
@@ -144,25 +140,7 @@ func EnrollmentProgress(t *testing.T, open EnrollmentFactory) {
 		c := enrollments.LessonCompletion{WorkspaceID: ws, EnrollmentID: e.ID, StudentID: e.StudentID, CourseID: course,
 			LessonID: lessons[0], CompletedAt: at(3)}
 		const n = 6
-		added := make([]bool, n)
-		for i, err := range parallel(n, func(i int) error {
-			var err error
-			added[i], err = a.Progress.Add(ctx, c)
-			return err
-		}) {
-			if err != nil {
-				t.Fatalf("add %d: %v", i, err)
-			}
-		}
-		wins := 0
-		for _, ok := range added {
-			if ok {
-				wins++
-			}
-		}
-		if wins != 1 {
-			t.Fatalf("%d of %d concurrent completions were added; want 1", wins, n)
-		}
+		oneWinner(t, n, func(int) (bool, error) { return a.Progress.Add(ctx, c) })
 		got, err := a.Progress.Get(ctx, ws, e.ID, lessons[0])
 		if err != nil || got != c {
 			t.Fatalf("Get = %+v, %v; want %+v", got, err, c)
@@ -264,26 +242,17 @@ func EnrollmentReads(t *testing.T, open EnrollmentFactory) {
 	})
 
 	t.Run("first activity is the earliest enrollment or completion, any workspace", func(t *testing.T) {
-		before, had, err := a.Published.FirstActivity(ctx)
-		if err != nil {
-			t.Fatalf("FirstActivity: %v", err)
-		}
-		ws := a.NewWorkspace(t)
-		course, lessons := a.NewCourse(t, ws, 1)
-		e := newEnrollment(t, ws, a.NewStudent(t, ws), course, 10)
-		mustEnroll(t, a, e)
-		// A completion stamped before its enrollment (replayed history) still counts.
-		if _, err := a.Progress.Add(ctx, enrollments.LessonCompletion{WorkspaceID: ws, EnrollmentID: e.ID,
-			StudentID: e.StudentID, CourseID: course, LessonID: lessons[0], CompletedAt: at(-600)}); err != nil {
-			t.Fatal(err)
-		}
-		want := at(-600)
-		if had && before.Before(want) {
-			want = before
-		}
-		got, ok, err := a.Published.FirstActivity(ctx)
-		if err != nil || !ok || !got.Equal(want) {
-			t.Fatalf("FirstActivity = %v, %v, %v; want %v", got, ok, err, want)
-		}
+		wantEarliest(t, a.Published.FirstActivity, func() time.Time {
+			ws := a.NewWorkspace(t)
+			course, lessons := a.NewCourse(t, ws, 1)
+			e := newEnrollment(t, ws, a.NewStudent(t, ws), course, 10)
+			mustEnroll(t, a, e)
+			// A completion stamped before its enrollment (replayed history) still counts.
+			if _, err := a.Progress.Add(ctx, enrollments.LessonCompletion{WorkspaceID: ws, EnrollmentID: e.ID,
+				StudentID: e.StudentID, CourseID: course, LessonID: lessons[0], CompletedAt: at(-600)}); err != nil {
+				t.Fatal(err)
+			}
+			return at(-600)
+		})
 	})
 }

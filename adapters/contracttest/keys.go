@@ -103,7 +103,7 @@ func KeyRepository(t *testing.T, open KeyFactory) {
 			racing[i] = newKey(t, ws, fmt.Sprintf("race%d", i), 1)
 			racing[i].Lookup = racing[0].Lookup
 		}
-		wantOneWinner(t, "adds of one lookup", parallel(n, func(i int) error { return a.Repo.Add(ctx, racing[i]) }))
+		wantOneWinner(t, "adds of one lookup", Parallel(n, func(i int) error { return a.Repo.Add(ctx, racing[i]) }))
 		if list, err := a.Repo.List(ctx, ws); err != nil || len(list) != 2 {
 			t.Fatalf("List = %v, %v; want the first key and one winner", keyIDs(list), err)
 		}
@@ -116,7 +116,7 @@ func KeyRepository(t *testing.T, open KeyFactory) {
 		for i := range created {
 			created[i] = newKey(t, ws, fmt.Sprintf("k%d", i), i/3) // ties of three per instant
 		}
-		for i, err := range parallel(n, func(i int) error { return a.Repo.Add(ctx, created[i]) }) {
+		for i, err := range Parallel(n, func(i int) error { return a.Repo.Add(ctx, created[i]) }) {
 			if err != nil {
 				t.Fatalf("add %d: %v", i, err)
 			}
@@ -161,7 +161,7 @@ func KeyRepository(t *testing.T, open KeyFactory) {
 		if revoked, err := a.Repo.SaveRevocation(ctx, &foreign); err != nil || revoked {
 			t.Fatalf("SaveRevocation from another workspace = %v, %v; want false", revoked, err)
 		}
-		won := addedOnce(t, 8, func(i int) (bool, error) {
+		won := oneWinner(t, 8, func(i int) (bool, error) {
 			c := *k
 			c.Revoke(at(10 + i))
 			return a.Repo.SaveRevocation(ctx, &c)
@@ -207,7 +207,7 @@ func KeyUsage(t *testing.T, open KeyFactory) {
 		ws := a.NewWorkspace(t)
 		k := newKey(t, ws, "used", 0)
 		mustAddKey(t, a, k)
-		for i, err := range parallel(8, func(i int) error {
+		for i, err := range Parallel(8, func(i int) error {
 			return a.Usage.TouchLastUsed(ctx, map[string]time.Time{k.ID: at(10 + i), "key_unknown": at(1)})
 		}) {
 			if err != nil {
@@ -229,7 +229,7 @@ func KeyUsage(t *testing.T, open KeyFactory) {
 		for _, k := range []*keys.Key{beta, alpha, foreign} {
 			mustAddKey(t, a, k)
 		}
-		for i, err := range parallel(8, func(int) error {
+		for i, err := range Parallel(8, func(int) error {
 			return a.Usage.AddRequests(ctx, map[query.KeyDay]int64{
 				{KeyID: alpha.ID, Day: "2026-11-21"}: 2, {KeyID: alpha.ID, Day: "2026-11-22"}: 1,
 				{KeyID: beta.ID, Day: "2026-11-21"}: 5, {KeyID: foreign.ID, Day: "2026-11-21"}: 7,

@@ -136,7 +136,7 @@ func LiveSessionRepository(t *testing.T, open LiveSessionFactory) {
 		course := a.NewCourse(t, ws)
 		const n = 8
 		same := newSession(t, ws, course, "race")
-		wantOneWinner(t, "adds of one session id", parallel(n, func(int) error {
+		wantOneWinner(t, "adds of one session id", Parallel(n, func(int) error {
 			s := *same
 			return a.Repo.Add(ctx, &s)
 		}))
@@ -144,7 +144,7 @@ func LiveSessionRepository(t *testing.T, open LiveSessionFactory) {
 		for i := range distinct {
 			distinct[i] = newSession(t, ws, course, fmt.Sprintf("many%d", i))
 		}
-		for i, err := range parallel(n, func(i int) error { return a.Repo.Add(ctx, distinct[i]) }) {
+		for i, err := range Parallel(n, func(i int) error { return a.Repo.Add(ctx, distinct[i]) }) {
 			if err != nil {
 				t.Fatalf("add %d: %v", i, err)
 			}
@@ -206,7 +206,7 @@ func LiveSessionRecordings(t *testing.T, open LiveSessionFactory) {
 	t.Run("concurrent adds of one recording id: exactly one lands", func(t *testing.T) {
 		s := ended(t, "recrace")
 		r := record(t, s, "rec_"+s.ID)
-		wantOneWinner(t, "adds of one recording id", parallel(8, func(int) error {
+		wantOneWinner(t, "adds of one recording id", Parallel(8, func(int) error {
 			c := *r
 			return a.Recordings.Add(ctx, &c)
 		}))

@@ -90,7 +90,7 @@ func MemberRows(t *testing.T, open MemberFactory) {
 	t.Run("a person belongs once: concurrent invitations store one row", func(t *testing.T) {
 		ws, who := a.NewWorkspace(t), person("twice")
 		stored := 0
-		for _, err := range parallel(6, func(int) error {
+		for _, err := range Parallel(6, func(int) error {
 			m, _ := members.Invite(ws, who, members.Developer, "owner@example.com", at(0))
 			return a.Rows.Add(ctx, m)
 		}) {
@@ -144,7 +144,7 @@ func SignInState(t *testing.T, open MemberFactory) {
 			t.Fatalf("get: %+v, %v; want %+v", got, err, l)
 		}
 		var used atomic.Int32
-		for _, err := range parallel(6, func(int) error {
+		for _, err := range Parallel(6, func(int) error {
 			c := *got
 			if err := c.Use(at(1)); err != nil {
 				return err

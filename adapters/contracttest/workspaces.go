@@ -111,7 +111,7 @@ func Workspaces(t *testing.T, open WorkspaceFactory) {
 		for i := range ws {
 			ws[i] = newWorkspace(t, "many@example.com", i)
 		}
-		for i, err := range parallel(len(ws), func(i int) error { return a.Repo.Add(ctx, ws[i]) }) {
+		for i, err := range Parallel(len(ws), func(i int) error { return a.Repo.Add(ctx, ws[i]) }) {
 			if err != nil {
 				t.Fatalf("add %d: %v", i, err)
 			}

@@ -72,7 +72,13 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
-	return &DB{Dialect: Postgres, Writer: db, Reader: db, reads: db}, nil
+	return FromPostgres(db), nil
+}
+
+// FromPostgres wraps a PostgreSQL pool opened by the caller (tests that need their own
+// connection settings, such as auto_explain's notices).
+func FromPostgres(db *sqlx.DB) *DB {
+	return &DB{Dialect: Postgres, Writer: db, Reader: db, reads: db}
 }
 
 func openSQLite(ctx context.Context, path string) (*DB, error) {

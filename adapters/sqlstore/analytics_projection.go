@@ -117,29 +117,3 @@ func (p *AnalyticsProjection) Reset(ctx context.Context) error {
 	}
 	return nil
 }
-
-// OldestFact returns the earliest instant of the facts the read model counts that this
-// package can read (a sale, a refund, a new student), over every workspace; ok is false
-// when there is none. Enrollments and lesson completions come from the enrollments
-// module's published FirstActivity (cmd/creatorapi/compose/operations.go). A rebuild from the outbox is complete only if the outbox
-// still holds the events of that time. Plain columns (no MIN) keep SQLite's time type.
-func (p *AnalyticsProjection) OldestFact(ctx context.Context) (oldest time.Time, ok bool, err error) {
-	for _, q := range []string{
-		`SELECT paid_at FROM orders ORDER BY paid_at LIMIT 1`,
-		`SELECT at FROM order_history ORDER BY at LIMIT 1`,
-		`SELECT created_at FROM students ORDER BY created_at LIMIT 1`,
-	} {
-		var t time.Time
-		err := p.db.Read(ctx).GetContext(ctx, &t, q)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return time.Time{}, false, fmt.Errorf("oldest analytics fact: %w", err)
-		}
-		if !ok || t.Before(oldest) {
-			oldest, ok = t.UTC(), true
-		}
-	}
-	return oldest, ok, nil
-}

@@ -20,11 +20,12 @@ const deliveryColumns = `id, workspace_id, subscription_id, event_id, event_type
 
 // WebhookDeliveries stores deliveries and their attempt log.
 type WebhookDeliveries struct {
-	db                        *sqldb.DB
-	insert, get, save, resend string
-	attemptsOf                string   // expanded by sqlx.In per call
-	attemptTypes              []string // an attempt row's column types, for VALUES
-	page, pageAfter           string
+	db                   *sqldb.DB
+	insert, insertLeased string
+	get, save, resend    string
+	attemptsOf           string   // expanded by sqlx.In per call
+	attemptTypes         []string // an attempt row's column types, for VALUES
+	page, pageAfter      string
 }
 
 // NewWebhookDeliveries prepares the statements for db's dialect.
@@ -35,6 +36,8 @@ func NewWebhookDeliveries(db *sqldb.DB) *WebhookDeliveries {
 		db: db,
 		insert: db.Rebind(`INSERT INTO webhook_deliveries (` + deliveryColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (subscription_id, event_id) DO NOTHING`),
+		insertLeased: db.Rebind(`INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (subscription_id, event_id) DO NOTHING`),
 		get: db.Rebind(`SELECT ` + deliveryColumns + ` FROM webhook_deliveries WHERE workspace_id = ? AND id = ?`),
 		save: db.Rebind(`UPDATE webhook_deliveries SET status = ?, attempts = ?, cycle_attempts = ?, cycle_failed_at = ?,
 			next_attempt_at = ?, last_attempt_at = ?, last_status = ?, last_error = ?, updated_at = ? WHERE workspace_id = ? AND id = ?`),
@@ -80,9 +83,20 @@ func (row deliveryRow) delivery() *webhooks.Delivery {
 
 // AddIfAbsent inserts d unless its endpoint already has a delivery of the event.
 func (r *WebhookDeliveries) AddIfAbsent(ctx context.Context, d *webhooks.Delivery) (bool, error) {
-	res, err := r.db.Write(ctx).ExecContext(ctx, r.insert, d.ID, d.WorkspaceID, d.SubscriptionID, d.EventID, d.EventType,
+	return r.add(ctx, r.insert, d)
+}
+
+// AddLeased inserts d leased under token until until, unless its endpoint already has a
+// delivery of the event.
+func (r *WebhookDeliveries) AddLeased(ctx context.Context, d *webhooks.Delivery, token string, until time.Time) (bool, error) {
+	return r.add(ctx, r.insertLeased, d, until, token)
+}
+
+func (r *WebhookDeliveries) add(ctx context.Context, stmt string, d *webhooks.Delivery, lease ...any) (bool, error) {
+	args := append([]any{d.ID, d.WorkspaceID, d.SubscriptionID, d.EventID, d.EventType,
 		d.Payload, string(d.Status), d.Attempts, d.CycleAttempts, d.CycleFailedAt, d.NextAttemptAt, d.LastAttemptAt,
-		d.LastStatus, d.LastError, d.CreatedAt, d.UpdatedAt)
+		d.LastStatus, d.LastError, d.CreatedAt, d.UpdatedAt}, lease...)
+	res, err := r.db.Write(ctx).ExecContext(ctx, stmt, args...)
 	if err != nil {
 		return false, fmt.Errorf("insert delivery: %w", err)
 	}

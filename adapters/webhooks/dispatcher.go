@@ -44,6 +44,9 @@ type Dispatcher struct {
 	keyCheck func(context.Context) error
 
 	stopping atomic.Bool // set when Run stops: attempts not yet sent give their lease back
+	// mayBeDue says that the last claim found deliveries (or could not look): more may be
+	// due, so freed room is claimed for, not only given to handed leases.
+	mayBeDue atomic.Bool
 
 	mu        sync.Mutex
 	idle      *sync.Cond
@@ -62,10 +65,17 @@ type Dispatcher struct {
 // before its result is recorded, so batches grow with the load (a batch costs about the
 // same round trips whatever its size); maxRecording bounds the results waiting, so that
 // claims pause when recording falls behind.
+//
+// recordLinger is how long a recorder lets results gather before it takes a batch that is
+// not full. A result is recorded after its receiver has it, so the wait adds nothing to a
+// webhook's latency; at 200 events/s it makes a transaction record about five attempts
+// instead of two. A crash meanwhile loses only records of attempts whose deliveries are
+// still leased, not finished: they are sent again when the lease expires (at least once).
 const (
 	recordBatch    = 128
 	recordFlushers = 4
 	maxRecording   = recordBatch * recordFlushers
+	recordLinger   = 25 * time.Millisecond
 )
 
 type pendingResult struct {
@@ -90,26 +100,60 @@ func (d *Dispatcher) VerifyKeyWith(check func(context.Context) error) { d.keyChe
 // Tick claims what the free room allows and starts sending it; it returns how many
 // deliveries it started.
 func (d *Dispatcher) Tick(ctx context.Context) (int, error) {
-	n, _, err := d.tick(ctx)
+	n, _, err := d.tick(ctx, true)
 	return n, err
 }
 
-// tick is Tick that also says whether the claim took all it could (then more may be due).
-func (d *Dispatcher) tick(ctx context.Context) (int, bool, error) {
+// tick is Tick that also says whether it filled the room (then more may be due). Without
+// claim it starts handed leases only, unless the last claim left due deliveries behind.
+func (d *Dispatcher) tick(ctx context.Context, claim bool) (int, bool, error) {
+	claim = claim || d.mayBeDue.Load()
 	d.mu.Lock()
 	free := min(d.limits.Global-d.total, maxRecording-d.recording)
 	room := webhooks.Room{PerEndpoint: d.limits.PerEndpoint, InFlight: maps.Clone(d.inFlight)}
 	d.mu.Unlock()
 	if free <= 0 {
+		if claim {
+			d.mayBeDue.Store(true)
+		}
 		return 0, false, nil
 	}
-	leases, err := d.app.Commands.ClaimDue.Handle(ctx, free, room)
-	if err != nil {
-		return 0, false, err
+	// Deliveries the fan-out leased to this dispatcher go first, within the room; the
+	// claim fills what is left.
+	leases := d.signal.takeHanded(func(l webhooks.Lease) bool {
+		if free == 0 || room.Of(l.Endpoint.ID) <= 0 {
+			return false
+		}
+		free--
+		if room.InFlight == nil {
+			room.InFlight = map[string]int{}
+		}
+		room.InFlight[l.Endpoint.ID]++
+		return true
+	})
+	if claim && free > 0 {
+		claimed, err := d.app.Commands.ClaimDue.Handle(ctx, free, room)
+		if err != nil {
+			d.start(leases)
+			return len(leases), false, err
+		}
+		free -= len(claimed)
+		// A claim that found nothing leaves nothing behind; one that found some may have
+		// left rows that its room (per endpoint, or in all) could not take.
+		d.mayBeDue.Store(len(claimed) > 0)
+		leases = append(leases, claimed...)
+	} else if claim {
+		d.mayBeDue.Store(true) // handed leases took the room: look when it frees
 	}
 	if err := d.checkKey(ctx, leases); err != nil {
 		return 0, false, err
 	}
+	d.start(leases)
+	return len(leases), free == 0, nil
+}
+
+// start sends the leases, each in its own goroutine, counting them in flight.
+func (d *Dispatcher) start(leases []webhooks.Lease) {
 	d.mu.Lock()
 	for _, l := range leases {
 		d.inFlight[l.Endpoint.ID]++
@@ -119,7 +163,6 @@ func (d *Dispatcher) tick(ctx context.Context) (int, bool, error) {
 	for _, l := range leases {
 		go d.attempt(l)
 	}
-	return len(leases), len(leases) == free, nil
 }
 
 // checkKey releases every lease and fails when some endpoint cannot sign because this
@@ -207,6 +250,12 @@ func (d *Dispatcher) record(ctx context.Context, cmd command.RecordAttempt) comm
 func (d *Dispatcher) flush(ctx context.Context) {
 	for {
 		d.rmu.Lock()
+		short := len(d.queue) > 0 && len(d.queue) < recordBatch
+		d.rmu.Unlock()
+		if short {
+			time.Sleep(recordLinger)
+		}
+		d.rmu.Lock()
 		batch := d.queue
 		if len(batch) > recordBatch {
 			batch = batch[:recordBatch]
@@ -238,7 +287,7 @@ func (d *Dispatcher) sent(endpoint string) {
 	d.total--
 	d.recording++
 	d.mu.Unlock()
-	d.signal.Wake() // room freed: more may be claimable
+	d.signal.poke() // room freed: for handed leases, and for a claim if more may be due
 }
 
 func (d *Dispatcher) recorded() {
@@ -250,7 +299,7 @@ func (d *Dispatcher) recorded() {
 	full := d.recording == maxRecording-1
 	d.mu.Unlock()
 	if full {
-		d.signal.Wake() // claims paused while recording was behind
+		d.signal.poke() // claims paused while recording was behind (mayBeDue is set)
 	}
 }
 

@@ -29,7 +29,7 @@ type Queries struct {
 	GetEnrollment          platform.Handler[query.GetEnrollment, query.Enrollment]
 	FindStudentEnrollments platform.Handler[query.FindStudentEnrollments, map[string][]query.Facts]
 	FindEnrollmentOfPair   platform.Handler[query.FindEnrollmentOfPair, query.Facts]
-	FirstActivity          platform.Handler[struct{}, query.FirstActivity]
+	FirstActivity          platform.Handler[struct{}, platform.Earliest]
 }
 
 // New wires the use cases to their ports, each decorated in the one handler shape
@@ -47,7 +47,7 @@ func New(d command.Deps, rm query.ReadModel, published query.Published) Applicat
 				query.NewFindStudentEnrollmentsHandler(published)),
 			FindEnrollmentOfPair: platform.Query("find enrollment of pair", d.Observer,
 				query.NewFindEnrollmentOfPairHandler(published)),
-			FirstActivity: platform.Query("first enrollment activity", d.Observer, query.NewFirstActivityHandler(published)),
+			FirstActivity: platform.Query("first enrollment activity", d.Observer, platform.EarliestFunc(published.FirstActivity)),
 		},
 	}
 }

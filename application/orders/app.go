@@ -20,15 +20,17 @@ type Commands struct {
 	RecordEnrollmentRevoked platform.Handler[command.RecordEnrollmentRevoked, struct{}]
 }
 
-// Queries read state.
+// Queries read state. FirstActivity is the module's published query (the analytics
+// rebuild guard asks it through cmd/creatorapi/compose/operations.go).
 type Queries struct {
-	ListOrders platform.Handler[query.ListOrders, platform.Page[query.Order]]
-	GetOrder   platform.Handler[query.GetOrder, query.Order]
+	ListOrders    platform.Handler[query.ListOrders, platform.Page[query.Order]]
+	GetOrder      platform.Handler[query.GetOrder, query.Order]
+	FirstActivity platform.Handler[struct{}, platform.Earliest]
 }
 
 // New wires the use cases to their ports, each decorated in the one handler shape
 // (transaction for commands, observation, error wrapping).
-func New(d command.Deps) Application {
+func New(d command.Deps, published query.Published) Application {
 	return Application{
 		Commands: Commands{
 			PlaceOrder:              platform.Command("place order", d.Tx, d.Observer, command.NewPlaceOrderHandler(d)),
@@ -36,8 +38,9 @@ func New(d command.Deps) Application {
 			RecordEnrollmentRevoked: platform.Command("record enrollment revoked", d.Tx, d.Observer, command.NewRecordEnrollmentRevokedHandler(d)),
 		},
 		Queries: Queries{
-			ListOrders: platform.Query("list orders", d.Observer, query.NewListOrdersHandler(d.ReadModel)),
-			GetOrder:   platform.Query("get order", d.Observer, query.NewGetOrderHandler(d.ReadModel)),
+			ListOrders:    platform.Query("list orders", d.Observer, query.NewListOrdersHandler(d.ReadModel)),
+			GetOrder:      platform.Query("get order", d.Observer, query.NewGetOrderHandler(d.ReadModel)),
+			FirstActivity: platform.Query("first order activity", d.Observer, platform.EarliestFunc(published.FirstActivity)),
 		},
 	}
 }

@@ -26,6 +26,20 @@ type Queries struct {
 	GetStudent   platform.Handler[query.GetStudent, query.Student]
 }
 
+// Directory is the module's published surface: what other modules may ask and tell
+// the students module (adapted to their own ports in
+// cmd/creatorapi/compose/students_published.go). It is apart from Application because
+// the student pages read enrollments while enrollments ask this directory: one value
+// each keeps the graph acyclic.
+type Directory struct {
+	// StudentExists: enrollments, orders and certificates check their references.
+	StudentExists platform.Handler[query.StudentExists, bool]
+	// TouchStudent: enrollments tell that a student's enrollments changed.
+	TouchStudent platform.Handler[command.TouchStudent, struct{}]
+	// FirstCreated: the analytics rebuild guard asks since when students count.
+	FirstCreated platform.Handler[struct{}, platform.Earliest]
+}
+
 // New wires the use cases to their ports, each decorated in the one handler shape
 // (transaction for commands, observation, error wrapping).
 func New(d command.Deps) Application {
@@ -36,8 +50,17 @@ func New(d command.Deps) Application {
 			DeleteStudent: platform.Command("delete student", d.Tx, d.Observer, command.NewDeleteStudentHandler(d)),
 		},
 		Queries: Queries{
-			ListStudents: platform.Query("list students", d.Observer, query.NewListStudentsHandler(d.ReadModel)),
-			GetStudent:   platform.Query("get student", d.Observer, query.NewGetStudentHandler(d.ReadModel)),
+			ListStudents: platform.Query("list students", d.Observer, query.NewListStudentsHandler(d.ReadModel, d.History)),
+			GetStudent:   platform.Query("get student", d.Observer, query.NewGetStudentHandler(d.ReadModel, d.History)),
 		},
+	}
+}
+
+// NewDirectory wires the published surface; d needs no History.
+func NewDirectory(d command.Deps, published query.Published) Directory {
+	return Directory{
+		StudentExists: platform.Query("student exists", d.Observer, query.NewStudentExistsHandler(published)),
+		TouchStudent:  platform.Command("touch student", d.Tx, d.Observer, command.NewTouchStudentHandler(d)),
+		FirstCreated:  platform.Query("first student created", d.Observer, platform.EarliestFunc(published.FirstCreated)),
 	}
 }

@@ -3,6 +3,8 @@ package enrollments
 import (
 	"context"
 	"time"
+
+	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
 // LessonCompletion records that a student completed a lesson under an enrollment.
@@ -25,11 +27,7 @@ type ProgressRepository interface {
 	Count(ctx context.Context, workspaceID, enrollmentID string) (int, error)
 }
 
-// Percent is progress as an integer from 0 to 100, rounded down so that 100 means
-// every lesson is done; a course without lessons is at 0.
+// Percent is the kernel's progress rule (kernel.Percent), named where enrollments use it.
 func Percent(completedLessons, totalLessons int) int {
-	if totalLessons <= 0 || completedLessons <= 0 {
-		return 0
-	}
-	return min(completedLessons*100/totalLessons, 100)
+	return kernel.Percent(completedLessons, totalLessons)
 }

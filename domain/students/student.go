@@ -172,4 +172,9 @@ type Repository interface {
 	Get(ctx context.Context, workspaceID, id string) (*Student, error)
 	// Update saves s; an address another live student uses is kernel.Invalid("email").
 	Update(ctx context.Context, s *Student) error
+	// Touch moves the student's updatedAt forward to at, never back: the student
+	// embeds its enrollments, so a change to them is a change to the student. It
+	// touches a deleted student too (its history still changes) and leaves a missing
+	// one alone (no error).
+	Touch(ctx context.Context, workspaceID, id string, at time.Time) error
 }

@@ -35,7 +35,7 @@ type Delivery struct {
 	// first failure of the current cycle.
 	CycleAttempts int
 	CycleFailedAt *time.Time
-	NextAttemptAt *time.Time
+	NextAttemptAt *time.Time // set exactly while Pending (the dispatcher's claim relies on it)
 	LastAttemptAt *time.Time
 	LastStatus    int
 	LastError     string
@@ -106,6 +106,9 @@ type DeliveryFilter struct {
 type Deliveries interface {
 	// AddIfAbsent inserts d unless the endpoint already has a delivery of the event.
 	AddIfAbsent(ctx context.Context, d *Delivery) (bool, error)
+	// AddLeased is AddIfAbsent with d leased under token until until (the fan-out hands it
+	// to its own dispatcher).
+	AddLeased(ctx context.Context, d *Delivery, token string, until time.Time) (bool, error)
 	// Get returns NotFound unless the delivery exists in workspaceID.
 	Get(ctx context.Context, workspaceID, id string) (*Delivery, error)
 	Save(ctx context.Context, d *Delivery) error

@@ -19,6 +19,8 @@ import (
 	memenrollments "github.com/creatorapi/creatorapi/adapters/memory/enrollments"
 	memkeys "github.com/creatorapi/creatorapi/adapters/memory/keys"
 	memlivesessions "github.com/creatorapi/creatorapi/adapters/memory/livesessions"
+	memorders "github.com/creatorapi/creatorapi/adapters/memory/orders"
+	memstudents "github.com/creatorapi/creatorapi/adapters/memory/students"
 	sqlcourses "github.com/creatorapi/creatorapi/adapters/sql/courses"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/courses/query"
@@ -29,9 +31,10 @@ import (
 type AdapterSet string
 
 // The adapter sets: the databases, as in production, or the in-memory twins where a
-// module has them (today courses, enrollments, live sessions, certificates, keys,
-// members and audit; other modules stay on the database, and so do workspaces, whose
-// rows the other modules' foreign keys need: MemoryWorkspaces swaps them alone).
+// module has them (today courses, enrollments, students, orders, live sessions,
+// certificates, keys, members and audit; other modules stay on the database, and so do
+// workspaces, whose rows the other modules' foreign keys need: MemoryWorkspaces swaps
+// them alone).
 const (
 	Databases AdapterSet = "databases"
 	Memory    AdapterSet = "memory"
@@ -49,6 +52,7 @@ func StartWith(t testing.TB, databaseURL string, o Options, extra ...fx.Option) 
 	if o.Adapters == Memory {
 		opts = append(opts, MemoryCourses(memcourses.New()), MemoryEnrollments(memenrollments.New()),
 			MemoryLiveSessions(memlivesessions.New()), MemoryCertificates(memcertificates.New()), MemoryKeys(memkeys.New()),
+			MemoryStudents(memstudents.New()), MemoryOrders(memorders.New()),
 			MemoryMembers(memmembers.New()), MemoryAudit(memaudit.New(ids.NewULIDs(clock.System{}), clock.System{})))
 	}
 	return Start(t, databaseURL, append(opts, extra...)...)
@@ -78,14 +82,14 @@ func CourseAdapters(set AdapterSet, databaseURL string) contracttest.CourseFacto
 	if set == Memory {
 		return func(t *testing.T) contracttest.CourseAdapters {
 			s := memcourses.New()
-			return contracttest.CourseAdapters{Repo: s.Repository(), Reads: s.Reads(), Catalog: s.Catalog(), NewWorkspace: newWorkspaceID}
+			return contracttest.CourseAdapters{Repo: s.Repository(), Reads: s.Reads(), Catalog: s.Catalog(), References: memoryReferences()}
 		}
 	}
 	return func(t *testing.T) contracttest.CourseAdapters {
 		db := MigratedDB(t, databaseURL)
 		return contracttest.CourseAdapters{
 			Repo: sqlcourses.NewRepository(db), Reads: sqlcourses.NewReads(db), Catalog: sqlcourses.NewCatalog(db),
-			NewWorkspace: func(t *testing.T) string { return addContractWorkspace(t, db) },
+			References: databaseReferences(db),
 		}
 	}
 }

@@ -14,8 +14,8 @@ import (
 	memenrollments "github.com/creatorapi/creatorapi/adapters/memory/enrollments"
 	sqlcourses "github.com/creatorapi/creatorapi/adapters/sql/courses"
 	sqlenrollments "github.com/creatorapi/creatorapi/adapters/sql/enrollments"
+	sqlstudents "github.com/creatorapi/creatorapi/adapters/sql/students"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/enrollments/query"
 	domaincourses "github.com/creatorapi/creatorapi/domain/courses"
 	domainenrollments "github.com/creatorapi/creatorapi/domain/enrollments"
@@ -48,18 +48,8 @@ func EnrollmentAdapters(set AdapterSet, databaseURL string) contracttest.Enrollm
 	if set == Memory {
 		return func(t *testing.T) contracttest.EnrollmentAdapters {
 			s := memenrollments.New()
-			return contracttest.EnrollmentAdapters{
-				Repo: s.Repository(), Progress: s.Progress(), Reads: s.Reads(), Published: s.Reads(),
-				NewWorkspace: newWorkspaceID,
-				NewStudent:   func(*testing.T, string) string { return nextRef("stu") },
-				NewCourse: func(_ *testing.T, _ string, lessons int) (string, []string) {
-					ids := make([]string, lessons)
-					for i := range ids {
-						ids[i] = nextRef("les")
-					}
-					return nextRef("crs"), ids
-				},
-			}
+			return contracttest.EnrollmentAdapters{Repo: s.Repository(), Progress: s.Progress(), Reads: s.Reads(), Published: s.Reads(),
+				References: memoryReferences()}
 		}
 	}
 	return func(t *testing.T) contracttest.EnrollmentAdapters {
@@ -67,13 +57,58 @@ func EnrollmentAdapters(set AdapterSet, databaseURL string) contracttest.Enrollm
 		reads := sqlenrollments.NewReads(db)
 		return contracttest.EnrollmentAdapters{
 			Repo: sqlenrollments.NewRepository(db), Progress: sqlenrollments.NewProgress(db), Reads: reads, Published: reads,
-			NewWorkspace: func(t *testing.T) string { return addContractWorkspace(t, db) },
-			NewStudent:   func(t *testing.T, ws string) string { return addContractStudent(t, db, ws) },
-			NewCourse: func(t *testing.T, ws string, lessons int) (string, []string) {
-				return addContractCourse(t, db, ws, lessons)
-			},
+			References: databaseReferences(db),
 		}
 	}
+}
+
+// memoryReferences are plain ids: the memory twins check no foreign keys.
+func memoryReferences() contracttest.References {
+	return contracttest.References{
+		NewWorkspace: newWorkspaceID,
+		NewStudent:   func(*testing.T, string) string { return nextRef("stu") },
+		NewCourse: func(_ *testing.T, _ string, lessons int) (string, []string) {
+			ids := make([]string, lessons)
+			for i := range ids {
+				ids[i] = nextRef("les")
+			}
+			return nextRef("crs"), ids
+		},
+		NewEnrollment: func(_ *testing.T, _, student, course string) string { return "enr_" + student + "_" + course },
+	}
+}
+
+// databaseReferences are real rows, written through the owning modules' adapters.
+func databaseReferences(db *sqldb.DB) contracttest.References {
+	return contracttest.References{
+		NewWorkspace: func(t *testing.T) string { return addContractWorkspace(t, db) },
+		NewStudent:   func(t *testing.T, ws string) string { return addContractStudent(t, db, ws) },
+		NewCourse: func(t *testing.T, ws string, lessons int) (string, []string) {
+			return addContractCourse(t, db, ws, lessons)
+		},
+		NewEnrollment: func(t *testing.T, ws, student, course string) string {
+			return addContractEnrollment(t, db, ws, student, course)
+		},
+	}
+}
+
+// addContractEnrollment enrolls student in course, or finds the pair's enrollment.
+func addContractEnrollment(t *testing.T, db *sqldb.DB, ws, student, course string) string {
+	t.Helper()
+	ctx := context.Background()
+	repo := sqlenrollments.NewRepository(db)
+	e, err := domainenrollments.New(nextRef("enr"), ws, student, course, "order", Epoch)
+	if err != nil {
+		t.Fatalf("new enrollment: %v", err)
+	}
+	if _, err := repo.Add(ctx, e); err != nil {
+		t.Fatalf("add enrollment: %v", err)
+	}
+	stored, err := repo.GetByPair(ctx, ws, student, course)
+	if err != nil {
+		t.Fatalf("enrollment of the pair: %v", err)
+	}
+	return stored.ID
 }
 
 func addContractWorkspace(t *testing.T, db *sqldb.DB) string {
@@ -93,7 +128,7 @@ func addContractStudent(t *testing.T, db *sqldb.DB, ws string) string {
 	if err != nil {
 		t.Fatalf("new student: %v", err)
 	}
-	if _, err := sqlstore.NewStudents(db).Add(context.Background(), s); err != nil {
+	if _, err := sqlstudents.NewRepository(db).Add(context.Background(), s); err != nil {
 		t.Fatalf("add student: %v", err)
 	}
 	return id

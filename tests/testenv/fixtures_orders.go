@@ -47,15 +47,6 @@ type Order struct {
 	UpdatedAt  string  `json:"updatedAt"`
 }
 
-// SeedStudent creates a student with email in workspace ws and returns its id.
-func (e *Env) SeedStudent(t testing.TB, ws, email string) string {
-	t.Helper()
-	var s struct{ ID string }
-	e.Admin().Post(t, fmt.Sprintf("/internal/v1/workspaces/%s/students", ws), map[string]string{"email": email}).
-		Expect(t, http.StatusCreated).Decode(t, &s)
-	return s.ID
-}
-
 // PostOrder sends POST W/orders and returns the raw response.
 func (e *Env) PostOrder(t testing.TB, ws, studentID, currency string, items ...OrderItem) Response {
 	t.Helper()

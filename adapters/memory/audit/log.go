@@ -4,7 +4,6 @@ package audit
 
 import (
 	"context"
-	"sort"
 	"sync"
 
 	appaudit "github.com/creatorapi/creatorapi/application/audit"
@@ -39,28 +38,16 @@ func (l *Log) Record(ctx context.Context, e platform.AuditEntry) error {
 // Page returns one keyset page of a workspace's entries by (createdAt, id) descending.
 func (l *Log) Page(_ context.Context, workspaceID string, req platform.PageRequest) (platform.Page[appaudit.Entry], error) {
 	l.mu.Lock()
-	mine := []appaudit.Entry{}
+	var mine []appaudit.Entry
 	for _, e := range l.entries {
-		if e.WorkspaceID == workspaceID && (req.After == nil || before(e, *req.After)) {
+		if e.WorkspaceID == workspaceID {
 			mine = append(mine, e)
 		}
 	}
 	l.mu.Unlock()
-	sort.Slice(mine, func(i, j int) bool { return before(mine[j], position(mine[i])) }) // newest first
-	out := platform.Page[appaudit.Entry]{Items: mine}
-	if len(mine) > req.Limit {
-		out.Items, out.HasMore = mine[:req.Limit], true
-		last := position(out.Items[req.Limit-1])
-		out.Next = &last
-	}
-	return out, nil
+	return platform.SeekPage(mine, req, position), nil
 }
 
 func position(e appaudit.Entry) platform.Position {
 	return platform.Position{CreatedAt: e.CreatedAt, ID: e.ID}
-}
-
-// before tells whether e comes after p in the log's order (older, or as old with a smaller id).
-func before(e appaudit.Entry, p platform.Position) bool {
-	return e.CreatedAt.Before(p.CreatedAt) || (e.CreatedAt.Equal(p.CreatedAt) && e.ID < p.ID)
 }

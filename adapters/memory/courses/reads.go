@@ -2,7 +2,6 @@ package courses
 
 import (
 	"context"
-	"sort"
 
 	"github.com/creatorapi/creatorapi/application/courses/query"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -14,34 +13,16 @@ import (
 // (created_at DESC, id DESC, as on the databases).
 func (s Reads) ListPublished(_ context.Context, workspaceID string, page platform.PageRequest) (platform.Page[query.Course], error) {
 	s.mu.RLock()
-	var all []*courses.Course
+	var all []query.Course
 	for _, c := range s.courses {
 		if c.WorkspaceID == workspaceID && c.Status == courses.Published {
-			all = append(all, c)
+			all = append(all, query.FromDomain(c).Course)
 		}
 	}
 	s.mu.RUnlock()
-	sort.Slice(all, func(a, b int) bool {
-		if !all[a].CreatedAt.Equal(all[b].CreatedAt) {
-			return all[a].CreatedAt.After(all[b].CreatedAt)
-		}
-		return all[a].ID > all[b].ID
-	})
-	out := platform.Page[query.Course]{Items: []query.Course{}}
-	for _, c := range all {
-		if after := page.After; after != nil &&
-			!(c.CreatedAt.Before(after.CreatedAt) || (c.CreatedAt.Equal(after.CreatedAt) && c.ID < after.ID)) {
-			continue
-		}
-		if len(out.Items) == page.Limit {
-			out.HasMore = true
-			last := out.Items[len(out.Items)-1]
-			out.Next = &platform.Position{CreatedAt: last.CreatedAt, ID: last.ID}
-			break
-		}
-		out.Items = append(out.Items, query.FromDomain(c).Course)
-	}
-	return out, nil
+	return platform.SeekPage(all, page, func(c query.Course) platform.Position {
+		return platform.Position{CreatedAt: c.CreatedAt, ID: c.ID}
+	}), nil
 }
 
 // Get returns the course with its curriculum, any status, or NotFound.

@@ -228,21 +228,17 @@ func (r Reads) OfPair(_ context.Context, workspaceID, studentID, courseID string
 }
 
 // FirstActivity returns the earliest enrollment or lesson completion, any workspace.
-func (r Reads) FirstActivity(context.Context) (first time.Time, ok bool, err error) {
+func (r Reads) FirstActivity(context.Context) (time.Time, bool, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	earlier := func(t time.Time) {
-		if !ok || t.Before(first) {
-			first, ok = t.UTC(), true
-		}
-	}
+	var first platform.Earliest
 	for _, e := range r.enrollments {
-		earlier(e.CreatedAt)
+		first.Consider(e.CreatedAt)
 	}
 	for _, done := range r.completions {
 		for _, c := range done {
-			earlier(c.CompletedAt)
+			first.Consider(c.CompletedAt)
 		}
 	}
-	return first, ok, nil
+	return first.At, first.OK, nil
 }

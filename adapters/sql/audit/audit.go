@@ -62,24 +62,20 @@ func (l *Log) Page(ctx context.Context, workspaceID string, req platform.PageReq
 	var rows []row
 	var err error
 	if req.After == nil {
-		err = l.db.Read(ctx).SelectContext(ctx, &rows, l.first, workspaceID, req.Limit+1)
+		err = l.db.Read(ctx).SelectContext(ctx, &rows, l.first, workspaceID, req.Fetch())
 	} else {
-		err = l.db.Read(ctx).SelectContext(ctx, &rows, l.next, workspaceID, req.After.CreatedAt.UTC(), req.After.ID, req.Limit+1)
+		err = l.db.Read(ctx).SelectContext(ctx, &rows, l.next, workspaceID, req.After.CreatedAt.UTC(), req.After.ID, req.Fetch())
 	}
 	if err != nil {
 		return platform.Page[appaudit.Entry]{}, fmt.Errorf("read audit log: %w", err)
 	}
-	out := platform.Page[appaudit.Entry]{}
-	if len(rows) > req.Limit {
-		rows = rows[:req.Limit]
-		last := rows[len(rows)-1]
-		out.HasMore = true
-		out.Next = &platform.Position{CreatedAt: last.CreatedAt.UTC(), ID: last.ID}
-	}
-	out.Items = make([]appaudit.Entry, len(rows))
-	for i, r := range rows {
-		out.Items[i] = appaudit.Entry{ID: r.ID, WorkspaceID: r.WorkspaceID, Actor: r.Actor, Address: r.Address,
-			Action: r.Action, Target: r.Target, Detail: r.Detail, CreatedAt: r.CreatedAt.UTC()}
-	}
-	return out, nil
+	cut := platform.CutPage(rows, req, func(r row) platform.Position { return platform.Position{CreatedAt: r.CreatedAt, ID: r.ID} })
+	return platform.MapPage(cut, func(rows []row) ([]appaudit.Entry, error) {
+		out := make([]appaudit.Entry, len(rows))
+		for i, r := range rows {
+			out[i] = appaudit.Entry{ID: r.ID, WorkspaceID: r.WorkspaceID, Actor: r.Actor, Address: r.Address,
+				Action: r.Action, Target: r.Target, Detail: r.Detail, CreatedAt: r.CreatedAt.UTC()}
+		}
+		return out, nil
+	})
 }

@@ -48,25 +48,24 @@ func (r *Reads) ListPublished(ctx context.Context, workspaceID string, page plat
 	var rows []courseRow
 	var err error
 	if page.After == nil {
-		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.firstPage, workspaceID, page.Limit+1)
+		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.firstPage, workspaceID, page.Fetch())
 	} else {
 		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.nextPage, workspaceID,
-			page.After.CreatedAt, page.After.CreatedAt, page.After.ID, page.Limit+1)
+			page.After.CreatedAt, page.After.CreatedAt, page.After.ID, page.Fetch())
 	}
 	if err != nil {
 		return platform.Page[query.Course]{}, fmt.Errorf("list courses: %w", err)
 	}
-	out := platform.Page[query.Course]{Items: make([]query.Course, 0, min(len(rows), page.Limit))}
-	for i, row := range rows {
-		if i == page.Limit {
-			out.HasMore = true
-			last := rows[i-1]
-			out.Next = &platform.Position{CreatedAt: last.CreatedAt.UTC(), ID: last.ID}
-			break
+	cut := platform.CutPage(rows, page, func(row courseRow) platform.Position {
+		return platform.Position{CreatedAt: row.CreatedAt, ID: row.ID}
+	})
+	return platform.MapPage(cut, func(rows []courseRow) ([]query.Course, error) {
+		out := make([]query.Course, len(rows))
+		for i, row := range rows {
+			out[i] = row.view()
 		}
-		out.Items = append(out.Items, row.view())
-	}
-	return out, nil
+		return out, nil
+	})
 }
 
 // Get returns the course with its curriculum, any status, or NotFound.

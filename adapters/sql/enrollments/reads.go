@@ -97,23 +97,8 @@ func (r *Reads) OfPair(ctx context.Context, workspaceID, studentID, courseID str
 }
 
 // FirstActivity returns the earliest enrollment or lesson completion, any workspace.
-// Plain columns (no MIN) keep SQLite's time type.
-func (r *Reads) FirstActivity(ctx context.Context) (first time.Time, ok bool, err error) {
-	for _, q := range []string{
+func (r *Reads) FirstActivity(ctx context.Context) (time.Time, bool, error) {
+	return r.db.Earliest(ctx,
 		`SELECT created_at FROM enrollments ORDER BY created_at LIMIT 1`,
-		`SELECT completed_at FROM lesson_progress ORDER BY completed_at LIMIT 1`,
-	} {
-		var t time.Time
-		err := r.db.Read(ctx).GetContext(ctx, &t, q)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return time.Time{}, false, fmt.Errorf("first enrollment activity: %w", err)
-		}
-		if !ok || t.Before(first) {
-			first, ok = t.UTC(), true
-		}
-	}
-	return first, ok, nil
+		`SELECT completed_at FROM lesson_progress ORDER BY completed_at LIMIT 1`)
 }

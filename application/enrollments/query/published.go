@@ -72,23 +72,3 @@ func NewFindEnrollmentOfPairHandler(p Published) FindEnrollmentOfPairHandler {
 func (h FindEnrollmentOfPairHandler) Handle(ctx context.Context, q FindEnrollmentOfPair) (Facts, error) {
 	return h.published.OfPair(ctx, q.WorkspaceID, q.StudentID, q.CourseID)
 }
-
-// FirstActivity is when the first enrollment or lesson completion happened, if any.
-type FirstActivity struct {
-	At time.Time
-	OK bool
-}
-
-// FirstActivityHandler answers FirstActivity over every workspace.
-type FirstActivityHandler struct{ published Published }
-
-// NewFirstActivityHandler builds the handler.
-func NewFirstActivityHandler(p Published) FirstActivityHandler {
-	return FirstActivityHandler{published: p}
-}
-
-// Handle returns the earliest activity; OK is false when there is none.
-func (h FirstActivityHandler) Handle(ctx context.Context, _ struct{}) (FirstActivity, error) {
-	at, ok, err := h.published.FirstActivity(ctx)
-	return FirstActivity{At: at, OK: ok}, err
-}

@@ -18,5 +18,9 @@ func NewGetOrderHandler(rm ReadModel) GetOrderHandler { return GetOrderHandler{r
 
 // Handle returns NotFound for another workspace's order.
 func (h GetOrderHandler) Handle(ctx context.Context, q GetOrder) (Order, error) {
-	return h.rm.Get(ctx, q.WorkspaceID, q.OrderID)
+	o, err := h.rm.Get(ctx, q.WorkspaceID, q.OrderID)
+	if err != nil {
+		return Order{}, err
+	}
+	return FromDomain(o), nil
 }

@@ -34,5 +34,15 @@ func (h ListOrdersHandler) Handle(ctx context.Context, q ListOrders) (platform.P
 	if f.CreatedSince != nil && f.CreatedBefore != nil && !f.CreatedSince.Before(*f.CreatedBefore) {
 		return platform.Page[Order]{}, kernel.Invalid("createdBefore", "createdBefore must be later than createdSince")
 	}
-	return h.rm.List(ctx, q.WorkspaceID, q.Filters, q.Page)
+	page, err := h.rm.List(ctx, q.WorkspaceID, q.Filters, q.Page)
+	if err != nil {
+		return platform.Page[Order]{}, err
+	}
+	return platform.MapPage(page, func(list []*orders.Order) ([]Order, error) {
+		out := make([]Order, len(list))
+		for i, o := range list {
+			out[i] = FromDomain(o)
+		}
+		return out, nil
+	})
 }

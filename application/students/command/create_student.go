@@ -46,7 +46,11 @@ func (h CreateStudentHandler) Handle(ctx context.Context, cmd CreateStudent) (ou
 		return out, err
 	}
 	if !out.Created {
-		out.Value, err = h.deps.ReadModel.GetByEmail(ctx, cmd.WorkspaceID, s.Email)
+		existing, err := h.deps.ReadModel.GetByEmail(ctx, cmd.WorkspaceID, s.Email)
+		if err != nil {
+			return out, err
+		}
+		out.Value, err = h.deps.History.ShowOne(ctx, cmd.WorkspaceID, existing)
 		return out, err
 	}
 	out.Value = query.FromDomain(s, nil) // a new student has no enrollments yet

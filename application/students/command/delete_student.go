@@ -29,11 +29,10 @@ func (h DeleteStudentHandler) Handle(ctx context.Context, cmd DeleteStudent) (ou
 	if err != nil {
 		return out, err
 	}
-	history, err := h.deps.ReadModel.EnrollmentHistory(ctx, cmd.WorkspaceID, s.ID)
-	if err != nil {
+	// The student as last shown: before the deletion.
+	if out, err = h.deps.History.ShowOne(ctx, cmd.WorkspaceID, s); err != nil {
 		return out, err
 	}
-	out = query.FromDomain(s, history) // as last shown: before the deletion
 	if err := s.Delete(h.deps.Clock.Now()); err != nil {
 		return out, err
 	}

@@ -14,6 +14,7 @@ type Deps struct {
 	platform.Kit // Tx, Publisher, IDs, Clock, Observer
 	Repo         students.Repository
 	ReadModel    query.ReadModel
+	History      query.History // the enrollments a student's page and events embed
 	Workspaces   platform.WorkspaceDirectory
 }
 

@@ -43,11 +43,9 @@ func (h UpdateStudentHandler) Handle(ctx context.Context, cmd UpdateStudent) (ou
 			return out, err
 		}
 	}
-	history, err := h.deps.ReadModel.EnrollmentHistory(ctx, cmd.WorkspaceID, s.ID)
-	if err != nil {
+	if out, err = h.deps.History.ShowOne(ctx, cmd.WorkspaceID, s); err != nil {
 		return out, err
 	}
-	out = query.FromDomain(s, history)
 	if !changed {
 		return out, nil
 	}

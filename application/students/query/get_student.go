@@ -12,13 +12,20 @@ type GetStudent struct {
 
 // GetStudentHandler handles GetStudent.
 type GetStudentHandler struct {
-	rm ReadModel
+	rm      ReadModel
+	history History
 }
 
 // NewGetStudentHandler builds the handler.
-func NewGetStudentHandler(rm ReadModel) GetStudentHandler { return GetStudentHandler{rm: rm} }
+func NewGetStudentHandler(rm ReadModel, h History) GetStudentHandler {
+	return GetStudentHandler{rm: rm, history: h}
+}
 
 // Handle returns NotFound for a deleted student or one of another workspace.
 func (h GetStudentHandler) Handle(ctx context.Context, q GetStudent) (Student, error) {
-	return h.rm.Get(ctx, q.WorkspaceID, q.StudentID)
+	s, err := h.rm.Get(ctx, q.WorkspaceID, q.StudentID)
+	if err != nil {
+		return Student{}, err
+	}
+	return h.history.ShowOne(ctx, q.WorkspaceID, s)
 }

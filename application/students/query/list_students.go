@@ -17,11 +17,14 @@ type ListStudents struct {
 
 // ListStudentsHandler handles ListStudents.
 type ListStudentsHandler struct {
-	rm ReadModel
+	rm      ReadModel
+	history History
 }
 
 // NewListStudentsHandler builds the handler.
-func NewListStudentsHandler(rm ReadModel) ListStudentsHandler { return ListStudentsHandler{rm: rm} }
+func NewListStudentsHandler(rm ReadModel, h History) ListStudentsHandler {
+	return ListStudentsHandler{rm: rm, history: h}
+}
 
 // Handle returns one page.
 func (h ListStudentsHandler) Handle(ctx context.Context, q ListStudents) (platform.Page[Student], error) {
@@ -32,5 +35,11 @@ func (h ListStudentsHandler) Handle(ctx context.Context, q ListStudents) (platfo
 		}
 		q.Filter.Email = students.EmailKey(q.Filter.Email)
 	}
-	return h.rm.List(ctx, q.WorkspaceID, q.Filter, q.Page)
+	page, err := h.rm.List(ctx, q.WorkspaceID, q.Filter, q.Page)
+	if err != nil {
+		return platform.Page[Student]{}, err
+	}
+	return platform.MapPage(page, func(ss []*students.Student) ([]Student, error) {
+		return h.history.Show(ctx, q.WorkspaceID, ss)
+	})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/students"
 )
 
 // A student as the API shows it is the payload of the student.* events: one shape,
@@ -26,15 +27,14 @@ type Filter struct {
 	UpdatedSince *time.Time
 }
 
-// ReadModel answers student queries; every method is scoped to one workspace and
-// never shows deleted students.
+// ReadModel reads the module's own table: profiles, as aggregates; what other modules
+// add to a student's page (its enrollments) comes from History. Every method is scoped
+// to one workspace and never shows deleted students.
 type ReadModel interface {
-	List(ctx context.Context, workspaceID string, f Filter, page platform.PageRequest) (platform.Page[Student], error)
+	// List returns one keyset page, newest first (created_at DESC, id DESC).
+	List(ctx context.Context, workspaceID string, f Filter, page platform.PageRequest) (platform.Page[*students.Student], error)
 	// Get returns kernel NotFound when the student is not in the workspace.
-	Get(ctx context.Context, workspaceID, id string) (Student, error)
+	Get(ctx context.Context, workspaceID, id string) (*students.Student, error)
 	// GetByEmail finds the live student with this address (case-insensitively), or NotFound.
-	GetByEmail(ctx context.Context, workspaceID, email string) (Student, error)
-	// EnrollmentHistory is the student's enrollments with progress, oldest first: the part
-	// of a student other modules own, embedded next to the profile in the student.* events.
-	EnrollmentHistory(ctx context.Context, workspaceID, studentID string) ([]Enrollment, error)
+	GetByEmail(ctx context.Context, workspaceID, email string) (*students.Student, error)
 }

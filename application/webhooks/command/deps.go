@@ -25,6 +25,17 @@ type Waker interface {
 	Wake(ctx context.Context)
 }
 
+// Handoff gives the deliveries the fan-out writes straight to this process's dispatcher,
+// leased to it in the writing transaction, so that no claim has to find them. A hint as
+// well: a lease the dispatcher never uses expires and the delivery is claimed then.
+type Handoff interface {
+	// Leasing reports whether a dispatcher runs in this process and takes handed leases.
+	Leasing() bool
+	// Hand gives the leases to the dispatcher once the transaction of ctx has committed
+	// (never after a rollback; at once when ctx carries none).
+	Hand(ctx context.Context, leases []webhooks.Lease)
+}
+
 // Mailer sends an e-mail notice. Sending twice is acceptable, losing one is not.
 type Mailer interface {
 	Send(ctx context.Context, n webhooks.Notice) error
@@ -66,6 +77,7 @@ type Deps struct {
 	Workspaces Workspaces
 	Mailer     Mailer
 	Waker      Waker
+	Handoff    Handoff             // nil: every delivery waits for a claim
 	Audit      platform.AuditTrail // endpoint changes by people and operators
 	IDs        platform.IDs
 	Clock      platform.Clock

@@ -27,6 +27,7 @@ func (h FanOutHandler) Handle(ctx context.Context, ev events.Envelope) error {
 	if err != nil {
 		return fmt.Errorf("fan out %s: %w", ev.ID, err)
 	}
+	var leases []webhooks.Lease
 	created := 0
 	err = h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
 		subs, err := h.d.Subs.Enabled(ctx, ev.WorkspaceID, string(ev.Type))
@@ -34,14 +35,29 @@ func (h FanOutHandler) Handle(ctx context.Context, ev events.Envelope) error {
 			return err
 		}
 		now := h.d.Clock.Now()
+		// With a dispatcher in this process, each delivery is written leased to it and
+		// handed over after the commit: no claim statement, no second write of the row.
+		handing := h.d.Handoff != nil && h.d.Handoff.Leasing()
+		token, until := "", now.Add(h.d.Settings.Lease)
+		if handing {
+			token = h.d.IDs.New("lease")
+		}
 		for _, s := range subs {
 			d := webhooks.NewDelivery(h.d.IDs.New(webhooks.DeliveryIDPrefix), s, ev.ID, string(ev.Type), payload, now)
-			ok, err := h.d.Deliveries.AddIfAbsent(ctx, d)
+			var ok bool
+			if handing {
+				ok, err = h.d.Deliveries.AddLeased(ctx, d, token, until)
+			} else {
+				ok, err = h.d.Deliveries.AddIfAbsent(ctx, d)
+			}
 			if err != nil {
 				return err
 			}
 			if ok {
 				created++
+				if handing {
+					leases = append(leases, webhooks.Lease{Delivery: d, Endpoint: s, Token: token, Until: until})
+				}
 			}
 		}
 		return nil
@@ -49,7 +65,10 @@ func (h FanOutHandler) Handle(ctx context.Context, ev events.Envelope) error {
 	if err != nil {
 		return fmt.Errorf("fan out %s: %w", ev.ID, err)
 	}
-	if created > 0 {
+	switch {
+	case len(leases) > 0:
+		h.d.Handoff.Hand(ctx, leases)
+	case created > 0:
 		h.d.Waker.Wake(ctx)
 	}
 	return nil

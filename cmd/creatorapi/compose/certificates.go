@@ -4,7 +4,6 @@ import (
 	"go.uber.org/fx"
 
 	sqlcertificates "github.com/creatorapi/creatorapi/adapters/sql/certificates"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/certificates"
 	"github.com/creatorapi/creatorapi/application/certificates/command"
 	"github.com/creatorapi/creatorapi/application/enrollments"
@@ -20,7 +19,7 @@ func Certificates() fx.Option {
 	return fx.Module("certificates",
 		fx.Provide(
 			fx.Annotate(sqlcertificates.NewRepository, fx.As(new(command.Store))),
-			func(kit platform.Kit, repo command.Store, ws platform.WorkspaceDirectory, st *sqlstore.Students,
+			func(kit platform.Kit, repo command.Store, ws platform.WorkspaceDirectory, st studentDirectory,
 				ens enrollments.Application) certificates.Application {
 				return certificates.New(command.Deps{Kit: kit, Repo: repo, Workspaces: ws, Students: st,
 					Completions: certificateCompletions{app: ens}})

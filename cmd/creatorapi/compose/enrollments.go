@@ -4,7 +4,6 @@ import (
 	"go.uber.org/fx"
 
 	sqlenrollments "github.com/creatorapi/creatorapi/adapters/sql/enrollments"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/courses"
 	"github.com/creatorapi/creatorapi/application/enrollments"
 	"github.com/creatorapi/creatorapi/application/enrollments/command"
@@ -17,9 +16,10 @@ import (
 
 // Enrollments wires enrollments and lesson progress. Its adapters are provided as the
 // module's ports (fx.As), so a test swaps any of them with one fx.Replace (tests/testenv:
-// MemoryEnrollments). The students store is the student directory; the courses module's
-// published queries are the catalogue. Other modules read enrollments through the
-// Application's published queries (enrollments_published.go).
+// MemoryEnrollments). The students module's Directory is the student directory
+// (students_published.go); the courses module's published queries are the catalogue.
+// Other modules read enrollments through the Application's published queries
+// (enrollments_published.go).
 func Enrollments() fx.Option {
 	return fx.Module("enrollments",
 		fx.Provide(
@@ -27,7 +27,7 @@ func Enrollments() fx.Option {
 			fx.Annotate(sqlenrollments.NewProgress, fx.As(new(domainenrollments.ProgressRepository))),
 			fx.Annotate(sqlenrollments.NewReads, fx.As(new(query.ReadModel)), fx.As(new(query.Published))),
 			func(kit platform.Kit, repo domainenrollments.Repository, progress domainenrollments.ProgressRepository,
-				rm query.ReadModel, published query.Published, st *sqlstore.Students, crs courses.Application) enrollments.Application {
+				rm query.ReadModel, published query.Published, st studentDirectory, crs courses.Application) enrollments.Application {
 				return enrollments.New(command.Deps{Kit: kit, Repo: repo, Progress: progress, Students: st,
 					Catalog: enrollmentCatalog{app: crs}}, rm, published)
 			},

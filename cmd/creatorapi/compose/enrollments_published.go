@@ -2,13 +2,15 @@ package compose
 
 import (
 	"context"
-	"time"
 
 	certificatecmd "github.com/creatorapi/creatorapi/application/certificates/command"
 	"github.com/creatorapi/creatorapi/application/enrollments"
+	enrollmentcmd "github.com/creatorapi/creatorapi/application/enrollments/command"
 	"github.com/creatorapi/creatorapi/application/enrollments/query"
+	ordercmd "github.com/creatorapi/creatorapi/application/orders/command"
 	studentquery "github.com/creatorapi/creatorapi/application/students/query"
 	"github.com/creatorapi/creatorapi/domain/certificates"
+	domainenrollments "github.com/creatorapi/creatorapi/domain/enrollments"
 	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
@@ -52,18 +54,27 @@ func (c certificateCompletions) Of(ctx context.Context, workspaceID, studentID, 
 	return &certificates.Completion{EnrollmentID: e.ID, Status: e.Status}, nil
 }
 
-// firstEnrollmentActivity answers the analytics rebuild's question "since when do the
-// enrollments count something" (Operations.checkOutboxCovers).
-type firstEnrollmentActivity struct{ app enrollments.Application }
+// orderEntitlements answers ordercmd.Entitlements with the module's commands (they join
+// the order's transaction and emit their own events).
+type orderEntitlements struct{ app enrollments.Application }
 
-// First returns the earliest enrollment or lesson completion, any workspace.
-func (f firstEnrollmentActivity) First(ctx context.Context) (time.Time, bool, error) {
-	a, err := f.app.Queries.FirstActivity.Handle(ctx, struct{}{})
-	return a.At, a.OK, err
+// Grant enrolls the student with source "order" (or reactivates a revoked enrollment).
+func (e orderEntitlements) Grant(ctx context.Context, workspaceID, studentID, courseID string) (string, error) {
+	en, err := e.app.Commands.GrantEnrollment.Handle(ctx, enrollmentcmd.GrantEnrollment{
+		WorkspaceID: workspaceID, StudentID: studentID, CourseID: courseID, Source: string(domainenrollments.SourceOrder),
+	})
+	return en.Value.ID, err
+}
+
+// Revoke revokes the enrollment; an already revoked one stays as it is.
+func (e orderEntitlements) Revoke(ctx context.Context, workspaceID, enrollmentID string) error {
+	_, err := e.app.Commands.RevokeEnrollment.Handle(ctx, enrollmentcmd.RevokeEnrollment{WorkspaceID: workspaceID, EnrollmentID: enrollmentID})
+	return err
 }
 
 // The adapters satisfy the consumers' ports.
 var (
 	_ studentquery.EnrollmentHistory = studentEnrollmentHistory{}
 	_ certificatecmd.Completions     = certificateCompletions{}
+	_ ordercmd.Entitlements          = orderEntitlements{}
 )

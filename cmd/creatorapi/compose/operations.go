@@ -11,6 +11,9 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/enrollments"
 	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/orders"
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/students"
 	"github.com/creatorapi/creatorapi/ports/cli/demo"
 	"github.com/creatorapi/creatorapi/ports/consumers"
 )
@@ -35,15 +38,19 @@ type Operations struct {
 	router     *watermill.Router
 	positions  *watermill.Positions
 	projection *sqlstore.AnalyticsProjection
-	enrolled   firstEnrollmentActivity
+	// The published "since when do your facts count" of each module whose facts the
+	// analytics read model counts.
+	earliest []platform.Handler[struct{}, platform.Earliest]
 }
 
 // Maintenance provides Operations, the master-key rotation and the demo seeder's marker.
 func Maintenance() fx.Option {
 	return fx.Provide(
 		func(l *watermill.Ledger, r *watermill.Router, p *watermill.Positions, proj *sqlstore.AnalyticsProjection,
-			ens enrollments.Application) *Operations {
-			return &Operations{ledger: l, router: r, positions: p, projection: proj, enrolled: firstEnrollmentActivity{app: ens}}
+			ens enrollments.Application, st students.Directory, ord orders.Application) *Operations {
+			return &Operations{ledger: l, router: r, positions: p, projection: proj,
+				earliest: []platform.Handler[struct{}, platform.Earliest]{
+					ord.Queries.FirstActivity, ens.Queries.FirstActivity, st.FirstCreated}}
 		},
 		func(s *sqlstore.Settings) demo.Marker { return s },
 		newKeyRotation,
@@ -81,21 +88,22 @@ func (o *Operations) RebuildAnalytics(ctx context.Context, force bool) (Rebuilt,
 // checkOutboxCovers refuses a rebuild that would silently lose history: retention
 // prunes consumed events, and a fact older than the oldest event left cannot be replayed.
 func (o *Operations) checkOutboxCovers(ctx context.Context) error {
-	fact, anyFact, err := o.projection.OldestFact(ctx)
-	if err != nil {
-		return err
+	// Sales, refunds, enrollments, lesson completions and new students: each module
+	// tells the oldest of its facts through its published query.
+	var oldest platform.Earliest
+	for _, h := range o.earliest {
+		e, err := h.Handle(ctx, struct{}{})
+		if err != nil {
+			return err
+		}
+		if e.OK {
+			oldest.Consider(e.At)
+		}
 	}
-	// Enrollments and lesson completions are the enrollments module's to tell.
-	enrolled, anyEnrolled, err := o.enrolled.First(ctx)
-	if err != nil {
-		return err
-	}
-	if anyEnrolled && (!anyFact || enrolled.Before(fact)) {
-		fact, anyFact = enrolled, true
-	}
-	if !anyFact {
+	if !oldest.OK {
 		return nil
 	}
+	fact := oldest.At
 	first, anyEvent, err := o.positions.FirstEventAt(ctx)
 	if err != nil {
 		return err

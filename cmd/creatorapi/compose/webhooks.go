@@ -93,7 +93,8 @@ func newWebhooksApp(p webhooksParams) webhooks.Application {
 	return webhooks.New(webhooks.Deps{
 		Deps: command.Deps{
 			Tx: p.Tx, Subs: p.Subs, Deliveries: p.Deliveries, Dispatch: p.Dispatch, Notices: p.Notices,
-			Retention: p.Retention, Workspaces: workspaceOwners{p.Workspaces}, Mailer: p.Mailer, Waker: adapterwebhooks.CommitWaker{Signal: p.Signal}, Audit: p.Audit,
+			Retention: p.Retention, Workspaces: workspaceOwners{p.Workspaces}, Mailer: p.Mailer, Waker: adapterwebhooks.CommitWaker{Signal: p.Signal},
+			Handoff: adapterwebhooks.CommitWaker{Signal: p.Signal}, Audit: p.Audit,
 			IDs: p.IDs, Clock: p.Clock, Observer: p.Observer,
 			Settings: command.Settings{
 				AllowHTTP:    p.Config.WebhookAllowPrivate,

@@ -9,14 +9,6 @@ import (
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
-type createStudentRequest struct {
-	Email      string            `json:"email" validate:"required,max=254"`
-	FirstName  string            `json:"firstName" validate:"max=100"`
-	LastName   string            `json:"lastName" validate:"max=100"`
-	ExternalID string            `json:"externalId" validate:"max=255"`
-	Metadata   map[string]string `json:"metadata" validate:"max=50"`
-}
-
 // updateStudentRequest: an absent (or null) field stays as it is; metadata replaces the map.
 // The domain validates the values and names the field.
 type updateStudentRequest struct {
@@ -44,14 +36,11 @@ type studentRoutes struct {
 
 // create is the public create for operators: 201 new, 200 when the address exists.
 func (h studentRoutes) create(c *fiber.Ctx) error {
-	var req createStudentRequest
+	var req web.CreateStudentBody
 	if err := h.dec.Body(c, &req); err != nil {
 		return err
 	}
-	res, err := h.app.Commands.CreateStudent.Handle(c.UserContext(), command.CreateStudent{
-		WorkspaceID: c.Params("org"), Email: req.Email, FirstName: req.FirstName, LastName: req.LastName,
-		ExternalID: req.ExternalID, Metadata: req.Metadata,
-	})
+	res, err := h.app.Commands.CreateStudent.Handle(c.UserContext(), req.Command(c.Params("org")))
 	if err != nil {
 		return err
 	}

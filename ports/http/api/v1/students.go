@@ -7,19 +7,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/creatorapi/creatorapi/application/students"
-	"github.com/creatorapi/creatorapi/application/students/command"
 	"github.com/creatorapi/creatorapi/application/students/query"
 	"github.com/creatorapi/creatorapi/domain/keys"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
-
-type createStudentRequest struct {
-	Email      string            `json:"email" validate:"required,max=254"`
-	FirstName  string            `json:"firstName" validate:"max=100"`
-	LastName   string            `json:"lastName" validate:"max=100"`
-	ExternalID string            `json:"externalId" validate:"max=255"`
-	Metadata   map[string]string `json:"metadata" validate:"max=50"`
-}
 
 // StudentEndpoints serves GET /students and POST /students.
 func StudentEndpoints(app students.Application, cursors *Cursors, dec *web.Decoder) []Endpoint {
@@ -90,14 +81,11 @@ func (h studentHandlers) create(c *fiber.Ctx) error {
 	if err := OnlyParams(c); err != nil {
 		return err
 	}
-	var req createStudentRequest
+	var req web.CreateStudentBody
 	if err := h.dec.Body(c, &req); err != nil {
 		return err
 	}
-	res, err := h.app.Commands.CreateStudent.Handle(c.UserContext(), command.CreateStudent{
-		WorkspaceID: PrincipalOf(c).WorkspaceID, Email: req.Email, FirstName: req.FirstName, LastName: req.LastName,
-		ExternalID: req.ExternalID, Metadata: req.Metadata,
-	})
+	res, err := h.app.Commands.CreateStudent.Handle(c.UserContext(), req.Command(PrincipalOf(c).WorkspaceID))
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,125 @@
+package students
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/students/query"
+	"github.com/creatorapi/creatorapi/domain/students"
+)
+
+// Reads answers the module's read model (query.ReadModel: profiles; the enrollments a
+// page embeds are the application's to add) and its published queries (query.Published),
+// read in the caller's transaction when there is one.
+type Reads struct {
+	db                   *sqldb.DB
+	pages                map[listShape]string
+	get, byEmail, exists string
+}
+
+// listShape says which optional conditions a list statement carries.
+type listShape struct{ email, since, after bool }
+
+// NewReads prepares the statements for db's dialect.
+func NewReads(db *sqldb.DB) *Reads {
+	live := `SELECT ` + studentColumns + ` FROM students WHERE workspace_id = ? AND deleted_at IS NULL`
+	r := &Reads{
+		db:      db,
+		pages:   map[listShape]string{},
+		get:     db.Rebind(live + ` AND id = ?`),
+		byEmail: db.Rebind(live + ` AND email_lower = ?`),
+		exists:  db.Rebind(`SELECT 1 FROM students WHERE workspace_id = ? AND id = ? AND deleted_at IS NULL`),
+	}
+	// One statement per combination of filters, all prepared once.
+	for _, email := range []bool{false, true} {
+		for _, since := range []bool{false, true} {
+			for _, after := range []bool{false, true} {
+				q := live
+				if email {
+					q += ` AND email_lower = ?`
+				}
+				if since {
+					q += ` AND updated_at >= ?`
+				}
+				if after {
+					q += ` AND (created_at < ? OR (created_at = ? AND id < ?))`
+				}
+				r.pages[listShape{email, since, after}] = db.Rebind(q + ` ORDER BY created_at DESC, id DESC LIMIT ?`)
+			}
+		}
+	}
+	return r
+}
+
+// List returns one keyset page of live students, newest first.
+func (r *Reads) List(ctx context.Context, workspaceID string, f query.Filter, page platform.PageRequest) (platform.Page[*students.Student], error) {
+	shape := listShape{email: f.Email != "", since: f.UpdatedSince != nil, after: page.After != nil}
+	args := []any{workspaceID}
+	if shape.email {
+		args = append(args, students.EmailKey(f.Email))
+	}
+	if shape.since {
+		args = append(args, f.UpdatedSince.UTC())
+	}
+	if shape.after {
+		args = append(args, page.After.CreatedAt, page.After.CreatedAt, page.After.ID)
+	}
+	var rows []studentRow
+	if err := r.db.Read(ctx).SelectContext(ctx, &rows, r.pages[shape], append(args, page.Fetch())...); err != nil {
+		return platform.Page[*students.Student]{}, fmt.Errorf("list students: %w", err)
+	}
+	cut := platform.CutPage(rows, page, func(row studentRow) platform.Position {
+		return platform.Position{CreatedAt: row.CreatedAt, ID: row.ID}
+	})
+	return platform.MapPage(cut, func(rows []studentRow) ([]*students.Student, error) {
+		out := make([]*students.Student, len(rows))
+		for i, row := range rows {
+			s, err := row.student()
+			if err != nil {
+				return nil, err
+			}
+			out[i] = s
+		}
+		return out, nil
+	})
+}
+
+// Get returns a live student or NotFound.
+func (r *Reads) Get(ctx context.Context, workspaceID, id string) (*students.Student, error) {
+	return one(ctx, r.db.Read(ctx), r.get, "student "+id, workspaceID, id)
+}
+
+// GetByEmail returns the live student with this address (case-insensitively) or NotFound.
+func (r *Reads) GetByEmail(ctx context.Context, workspaceID, email string) (*students.Student, error) {
+	return one(ctx, r.db.Read(ctx), r.byEmail, "student with this email", workspaceID, students.EmailKey(email))
+}
+
+// Exists tells whether a live student of the workspace has this id.
+func (r *Reads) Exists(ctx context.Context, workspaceID, id string) (bool, error) {
+	var one int
+	err := r.db.Read(ctx).GetContext(ctx, &one, r.exists, workspaceID, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("student exists: %w", err)
+	}
+	return true, nil
+}
+
+// FirstCreated returns the earliest creation of a student, any workspace.
+func (r *Reads) FirstCreated(ctx context.Context) (time.Time, bool, error) {
+	return r.db.Earliest(ctx, `SELECT created_at FROM students ORDER BY created_at LIMIT 1`)
+}
+
+// The two ports, checked at compile time.
+var (
+	_ query.ReadModel     = (*Reads)(nil)
+	_ query.Published     = (*Reads)(nil)
+	_ students.Repository = (*Repository)(nil)
+)

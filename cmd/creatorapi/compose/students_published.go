@@ -1,0 +1,39 @@
+package compose
+
+import (
+	"context"
+	"time"
+
+	certificatecmd "github.com/creatorapi/creatorapi/application/certificates/command"
+	enrollmentcmd "github.com/creatorapi/creatorapi/application/enrollments/command"
+	ordercmd "github.com/creatorapi/creatorapi/application/orders/command"
+	"github.com/creatorapi/creatorapi/application/students"
+	"github.com/creatorapi/creatorapi/application/students/command"
+	"github.com/creatorapi/creatorapi/application/students/query"
+)
+
+// The students module's published surface (students.Directory), adapted to the small
+// port each consumer declares in its own application package. Nobody else names the
+// students table.
+
+// studentDirectory answers the StudentDirectory ports of enrollments, orders and
+// certificates (all ask Exists; enrollments also Touch).
+type studentDirectory struct{ dir students.Directory }
+
+// Exists tells whether a live student of the workspace has this id.
+func (d studentDirectory) Exists(ctx context.Context, workspaceID, studentID string) (bool, error) {
+	return d.dir.StudentExists.Handle(ctx, query.StudentExists{WorkspaceID: workspaceID, StudentID: studentID})
+}
+
+// Touch moves the student's updatedAt forward to at: its enrollments changed.
+func (d studentDirectory) Touch(ctx context.Context, workspaceID, studentID string, at time.Time) error {
+	_, err := d.dir.TouchStudent.Handle(ctx, command.TouchStudent{WorkspaceID: workspaceID, StudentID: studentID, At: at})
+	return err
+}
+
+// The adapter satisfies the consumers' ports.
+var (
+	_ enrollmentcmd.StudentDirectory  = studentDirectory{}
+	_ ordercmd.StudentDirectory       = studentDirectory{}
+	_ certificatecmd.StudentDirectory = studentDirectory{}
+)
