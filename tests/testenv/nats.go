@@ -60,13 +60,13 @@ func newStreamPrefix(t testing.TB, url string) string {
 	var b [5]byte
 	_, _ = rand.Read(b[:])
 	prefix := "t" + hex.EncodeToString(b[:])
-	t.Cleanup(func() { deleteStream(url, prefix+"_events") })
+	t.Cleanup(func() { DeleteStream(url, prefix+"_events") })
 	return prefix
 }
 
-// deleteStream removes a test's stream (and with it its consumers); a server that is
+// DeleteStream removes a test's or a load run's stream (and with it its consumers); a server that is
 // gone by then has nothing to clean.
-func deleteStream(url, name string) {
+func DeleteStream(url, name string) {
 	nc, err := nats.Connect(url, nats.Timeout(2*time.Second))
 	if err != nil {
 		return

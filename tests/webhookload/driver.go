@@ -13,19 +13,21 @@ import (
 )
 
 // driver sends POST /api/v1/students, each carrying its seq and send time in metadata,
-// so the receiver can tell when that request's webhook arrived.
+// so the receiver can tell when that request's webhook arrived. Requests go round-robin
+// over the instances' addresses and over the workspaces' keys.
 type driver struct {
-	url, key string
-	client   *http.Client
-	seq      atomic.Int64
+	urls, keys []string
+	client     *http.Client
+	seq        atomic.Int64
 }
 
-func newDriver(publicAddr, key string) *driver {
+func newDriver(publicAddrs, keys []string) *driver {
 	tr := &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64, IdleConnTimeout: 30 * time.Second}
-	return &driver{
-		url: "http://" + publicAddr + "/api/v1/students", key: key,
-		client: &http.Client{Transport: tr, Timeout: 30 * time.Second},
+	d := &driver{keys: keys, client: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
+	for _, a := range publicAddrs {
+		d.urls = append(d.urls, "http://"+a+"/api/v1/students")
 	}
+	return d
 }
 
 type sendResult struct {
@@ -40,8 +42,8 @@ func (d *driver) send(ctx context.Context, intended time.Time) sendResult {
 	seq := d.seq.Add(1)
 	body := `{"email":"load` + strconv.FormatInt(seq, 10) + `@example.com","firstName":"Load",` +
 		`"metadata":{"seq":"` + strconv.FormatInt(seq, 10) + `","sentAt":"` + strconv.FormatInt(time.Now().UnixNano(), 10) + `"}}`
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, d.url, bytes.NewBufferString(body))
-	req.Header.Set("Authorization", "Bearer "+d.key)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, d.urls[seq%int64(len(d.urls))], bytes.NewBufferString(body))
+	req.Header.Set("Authorization", "Bearer "+d.keys[seq%int64(len(d.keys))])
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := d.client.Do(req)
 	r := sendResult{seq: seq}

@@ -7,6 +7,8 @@
 // /proc), and the service's peak RSS. On PostgreSQL it runs on a fresh database (no
 // statistics) and on an aged one (a million events with their deliveries and attempts,
 // analysed); on SQLite on a fresh one. Run by `make bench`; the machine should be quiet.
+// With -instances and -transport it compares 1..N `serve` processes on one database over
+// the SQL and NATS JetStream transports, requests spread over 8 workspaces (partitions).
 package main
 
 import (
@@ -34,6 +36,17 @@ type config struct {
 	profiles  string // folder for CPU profiles of each phase, or ""
 	phases    []phase
 	logSQL    bool
+
+	instances  []int    // instance counts to run, each on a fresh database
+	transports []string // sql, nats
+	natsURL    string
+	workspaces int // the driver's workspaces; events are partitioned by workspace
+}
+
+// scaling tells whether the run compares instance counts or transports (the summary
+// table, several workspaces), rather than `make bench`'s single instance.
+func (c config) scaling() bool {
+	return len(c.instances) > 1 || c.instances[0] != 1 || len(c.transports) > 1 || c.transports[0] != "sql"
 }
 
 func main() {
@@ -46,8 +59,31 @@ func main() {
 	flag.StringVar(&cfg.profiles, "profiles", "", "write a CPU profile of the service per phase into this folder (go tool pprof)")
 	flag.BoolVar(&cfg.logSQL, "log-statements", false, "log every statement of the run's PostgreSQL database to the server log")
 	phases := flag.String("phases", "50,200,500,saturation", "load phases: requests/s, or saturation (32 connections)")
+	instances := flag.String("instances", "1", "instance counts to measure, each a run of its own: N `serve` processes on one PostgreSQL database, requests round-robin over them")
+	transports := flag.String("transport", "sql", "event transports to measure: sql, nats")
+	natsURL := os.Getenv("CREATORAPI_TEST_NATS_URL")
+	if natsURL == "" {
+		natsURL = "nats://127.0.0.1:4222"
+	}
+	flag.StringVar(&cfg.natsURL, "nats", natsURL, "NATS JetStream server of -transport nats (each run uses a stream of its own, deleted afterwards)")
+	flag.IntVar(&cfg.workspaces, "workspaces", 0, "workspaces the requests are spread over (events are partitioned by workspace); 0: 1 for a single SQL instance, 8 when scaling")
 	flag.Parse()
 	cfg.states = strings.Split(*states, ",")
+	cfg.transports = strings.Split(*transports, ",")
+	for _, n := range strings.Split(*instances, ",") {
+		v, err := strconv.Atoi(n)
+		if err != nil || v < 1 {
+			fmt.Fprintf(os.Stderr, "webhookload: -instances: %q is not a count\n", n)
+			os.Exit(2)
+		}
+		cfg.instances = append(cfg.instances, v)
+	}
+	if cfg.workspaces == 0 {
+		cfg.workspaces = 1
+		if cfg.scaling() {
+			cfg.workspaces = 8
+		}
+	}
 	for _, p := range strings.Split(*phases, ",") {
 		if p == "saturation" {
 			cfg.phases = append(cfg.phases, phase{name: p, conns: 32})
@@ -83,93 +119,142 @@ func run(ctx context.Context, cfg config) error {
 	if cfg.pgBaseURL == "" {
 		fmt.Println("webhookload: PostgreSQL SKIPPED (set CREATORAPI_TEST_POSTGRES_URL)")
 	}
+	var reports []report
 	for _, state := range cfg.states {
 		if cfg.pgBaseURL == "" {
 			break
 		}
-		dbURL, drop, err := freshDatabase(ctx, cfg.pgBaseURL, cfg.logSQL)
-		if err != nil {
-			return err
-		}
-		err = runState(ctx, cfg, bin, filepath.Join(dir, "pg-"+state), dbURL, "postgres", state, floor)
-		drop()
-		if err != nil {
-			return fmt.Errorf("postgres %s: %w", state, err)
+		for _, tr := range cfg.transports {
+			for _, n := range cfg.instances {
+				rn := runOf{state: state, transport: tr, instances: n}
+				rep, err := runPostgres(ctx, cfg, bin, filepath.Join(dir, fmt.Sprintf("pg-%s-%s-%d", state, tr, n)), rn, floor)
+				if err != nil {
+					return fmt.Errorf("postgres %s: %w", rn.label(cfg, "postgres"), err)
+				}
+				reports = append(reports, rep)
+			}
 		}
 	}
 	if cfg.sqlite {
 		dbURL := "sqlite://" + filepath.Join(dir, "sqlite", "load.db")
-		if err := runState(ctx, cfg, bin, filepath.Join(dir, "sqlite"), dbURL, "sqlite", "fresh", floor); err != nil {
+		rn := runOf{state: "fresh", transport: "sql", instances: 1}
+		if _, err := runState(ctx, cfg, bin, filepath.Join(dir, "sqlite"), dbURL, "sqlite", rn, nil, floor); err != nil {
 			return fmt.Errorf("sqlite: %w", err)
 		}
+	}
+	if cfg.scaling() {
+		printScaling(os.Stdout, reports)
 	}
 	return nil
 }
 
-// runState starts the service on one database, makes it aged when asked, and runs the phases.
-func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine, state string, floor latencies) error {
+// runOf is one run: a database state, a transport and a number of instances.
+type runOf struct {
+	state, transport string
+	instances        int
+}
+
+func (r runOf) label(cfg config, engine string) string {
+	if !cfg.scaling() {
+		return engine + " " + r.state
+	}
+	return fmt.Sprintf("%s %s, %s transport, %d instance(s), %d workspace(s)", engine, r.state, r.transport, r.instances, cfg.workspaces)
+}
+
+// runPostgres runs on a database of its own, with the transport's stream of its own.
+func runPostgres(ctx context.Context, cfg config, bin, dataDir string, rn runOf, floor latencies) (report, error) {
+	dbURL, drop, err := freshDatabase(ctx, cfg.pgBaseURL, cfg.logSQL)
+	if err != nil {
+		return report{}, err
+	}
+	defer drop()
+	env, cleanup, err := transportEnv(rn.transport, cfg.natsURL)
+	if err != nil {
+		return report{}, err
+	}
+	defer cleanup()
+	return runState(ctx, cfg, bin, dataDir, dbURL, "postgres", rn, env, floor)
+}
+
+// runState starts the instances on one database, makes it aged when asked, and runs the phases.
+func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine string, rn runOf, env []string, floor latencies) (report, error) {
+	state := rn.state
 	rc := newReceiver()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return err
+		return report{}, err
 	}
 	srv := &http.Server{Handler: rc}
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
 
-	svc, err := newService(bin, dataDir, dbURL)
+	svcs, err := newFleet(rn.instances, bin, dataDir, dbURL, env)
 	if err != nil {
-		return err
+		return report{}, err
 	}
-	if err := svc.start(); err != nil {
-		return err
+	if err := svcs.start(); err != nil {
+		return report{}, err
 	}
-	defer svc.stop()
-	ws, err := svc.setup(ctx, "http://"+ln.Addr().String()+"/hook")
+	defer svcs.stop()
+	svc := svcs[0]
+	wss, err := svc.setup(ctx, "http://"+ln.Addr().String()+"/hook", cfg.workspaces)
 	if err != nil {
-		return err
+		return report{}, err
 	}
-	rc.secret = ws.signingSecret
-	d := newDriver(svc.publicAddr, ws.key)
-	label := engine + " " + state
+	rc.secrets = map[string]string{}
+	var keys []string
+	for i, ws := range wss {
+		rc.secrets[fmt.Sprintf("/hook/%d", i)] = ws.signingSecret
+		keys = append(keys, ws.key)
+	}
+	d := newDriver(svcs.addrs(), keys)
+	label := rn.label(cfg, engine)
+	broker := 0
+	if rn.transport == "nats" {
+		broker = brokerPID(cfg.natsURL)
+	}
 	if state == "aged" || state == "aged-unanalysed" {
 		// One real event leaves the template rows the loader copies.
 		first := d.send(ctx, time.Now())
 		if !first.ok || !waitFor(rc, first.seq, first.seq+1, 30*time.Second) {
-			return fmt.Errorf("the template event was not delivered")
+			return report{}, fmt.Errorf("the template event was not delivered")
 		}
-		svc.stop()
+		svcs.stop()
 		took, err := ageDatabase(ctx, dbURL, cfg.agedRows, state == "aged")
 		if err != nil {
-			return err
+			return report{}, err
 		}
 		fmt.Printf("webhookload: %s: loaded %d events with deliveries and attempts in %v\n", label, cfg.agedRows, took.Round(time.Second))
-		if err := svc.start(); err != nil {
-			return err
+		if err := svcs.start(); err != nil {
+			return report{}, err
 		}
 	}
 	var stats *sqlx.DB // PostgreSQL's counters, read through a connection of our own
 	if engine == "postgres" {
 		if stats, err = sqlx.Open("pgx", dbURL); err != nil {
-			return err
+			return report{}, err
 		}
 		defer stats.Close()
+		stats.SetMaxOpenConns(1)
 	}
-	rep := report{label: label, floor: floor}
+	rep := report{label: label, floor: floor, run: rn, spread: spreadOf(ctx, stats, wss)}
+	if cfg.scaling() {
+		fmt.Printf("webhookload: %s: %s\n", label, rep.spread)
+	}
 	for _, ph := range cfg.phases {
 		stopProfile := startProfile(ctx, svc, cfg, label, ph.name)
-		res, err := runPhase(ctx, svc, d, rc, stats, ph, cfg.phase)
+		res, err := runPhase(ctx, svcs, broker, d, rc, stats, ph, cfg.phase)
 		stopProfile()
 		if err != nil {
-			return err
+			return report{}, err
 		}
 		rep.phases = append(rep.phases, res)
 	}
-	rep.idle = measureIdle(svc, cfg.idle)
+	rep.idle = measureIdle(svcs, cfg.idle)
 	rep.rssMiB = peakRSS(svc.pid())
 	rep.badSignatures = rc.badCount()
 	rep.print(os.Stdout)
-	return nil
+	return rep, nil
 }
 
 // waitFor waits until the receiver has every seq in [from, to).

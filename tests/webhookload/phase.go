@@ -39,6 +39,9 @@ type phaseResult struct {
 	api, receipt              latencies
 	backlog                   time.Duration // last arrival after the last accepted request; -1 when some never came
 	svcCPUms, pgCPUms         float64       // per delivered event
+	brokerCPUms               float64       // per delivered event, the nats-server (JetStream transport)
+	cpuShare                  []float64     // each instance's part of the service CPU
+	pairs                     []int         // (consumer, partition) pairs each instance holds at the end
 	xactsPerEvent             float64       // PostgreSQL transactions per delivered event
 	writesPerEvent            float64       // rows inserted, updated or deleted per delivered event
 	tableWrites               string        // the same per table
@@ -47,17 +50,17 @@ type phaseResult struct {
 // drainLimit bounds the wait for a phase's webhooks after its last request.
 const drainLimit = 60 * time.Second
 
-func runPhase(ctx context.Context, svc *service, d *driver, rc *receiver, stats *sqlx.DB, ph phase, dur time.Duration) (phaseResult, error) {
+func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiver, stats *sqlx.DB, ph phase, dur time.Duration) (phaseResult, error) {
 	from := d.seq.Load() + 1
 	pgc0, err := readPGCounters(ctx, stats)
 	if err != nil {
 		return phaseResult{}, err
 	}
-	svc0, err := cpuOf(svc.pid())
+	svc0, err := svcs.cpu()
 	if err != nil {
 		return phaseResult{}, err
 	}
-	pg0 := postgresCPU()
+	pg0, br0 := postgresCPU(), brokerCPU(broker)
 	start := time.Now()
 	var results []sendResult
 	if ph.rate > 0 {
@@ -87,11 +90,14 @@ func runPhase(ctx context.Context, svc *service, d *driver, rc *receiver, stats 
 
 	complete := waitForSet(rc, from, to, want, drainLimit)
 	arrivals := rc.collect(from, to)
-	svc1, err := cpuOf(svc.pid())
+	svc1, err := svcs.cpu()
 	if err != nil {
 		return phaseResult{}, err
 	}
-	pg1 := postgresCPU()
+	pg1, br1 := postgresCPU(), brokerCPU(broker)
+	if r.pairs, err = svcs.pairsHeld(ctx, stats); err != nil {
+		return phaseResult{}, err
+	}
 	time.Sleep(1200 * time.Millisecond) // PostgreSQL flushes its counters within a second
 	pgc1, err := readPGCounters(ctx, stats)
 	if err != nil {
@@ -110,8 +116,12 @@ func runPhase(ctx context.Context, svc *service, d *driver, rc *receiver, stats 
 	r.receipt = summarize(receipt)
 	if r.delivered > 0 {
 		r.deliveredPerSec = float64(r.delivered) / lastArrival.Sub(start).Seconds()
-		r.svcCPUms = float64((svc1 - svc0).Microseconds()) / 1000 / float64(r.delivered)
+		r.svcCPUms = float64((sum(svc1) - sum(svc0)).Microseconds()) / 1000 / float64(r.delivered)
 		r.pgCPUms = float64((pg1 - pg0).Microseconds()) / 1000 / float64(r.delivered)
+		r.brokerCPUms = float64((br1 - br0).Microseconds()) / 1000 / float64(r.delivered)
+	}
+	for i := range svc1 {
+		r.cpuShare = append(r.cpuShare, float64(svc1[i]-svc0[i])/float64(max(sum(svc1)-sum(svc0), 1)))
 	}
 	r.xactsPerEvent, r.writesPerEvent, r.tableWrites = pgc1.perEvent(pgc0, r.delivered)
 	switch {
@@ -138,16 +148,16 @@ func waitForSet(rc *receiver, from, to int64, want map[int64]bool, limit time.Du
 // quietLimit bounds the wait for the consumers to catch up before the idle measurement.
 const quietLimit = 120 * time.Second
 
-// waitQuiet waits until the service's CPU over a 1 s window is under 50 ms (after
-// saturation the consumers the receiver does not see, such as the analytics projection,
-// may still be catching up) and returns how long that took, or quietLimit.
-func waitQuiet(pid int) time.Duration {
+// waitQuiet waits until the service's CPU over a 1 s window is under 50 ms per instance
+// (after saturation the consumers the receiver does not see, such as the analytics
+// projection, may still be catching up) and returns how long that took, or quietLimit.
+func waitQuiet(svcs fleet) time.Duration {
 	start := time.Now()
 	for time.Since(start) < quietLimit {
-		c0, err := cpuOf(pid)
+		c0, err := svcs.cpu()
 		time.Sleep(time.Second)
-		c1, _ := cpuOf(pid)
-		if err != nil || c1-c0 < 50*time.Millisecond {
+		c1, _ := svcs.cpu()
+		if err != nil || sum(c1)-sum(c0) < time.Duration(len(svcs))*50*time.Millisecond {
 			break
 		}
 	}
@@ -156,15 +166,15 @@ func waitQuiet(pid int) time.Duration {
 
 // measureIdle returns the service's and PostgreSQL's CPU over dur with no load, scaled to
 // 30 s, once the consumers have drained (how long that took is reported too).
-func measureIdle(svc *service, dur time.Duration) (idle struct{ svc, pg, drained time.Duration }) {
-	idle.drained = waitQuiet(svc.pid())
-	s0, _ := cpuOf(svc.pid())
+func measureIdle(svcs fleet, dur time.Duration) (idle struct{ svc, pg, drained time.Duration }) {
+	idle.drained = waitQuiet(svcs)
+	s0, _ := svcs.cpu()
 	p0 := postgresCPU()
 	time.Sleep(dur)
-	s1, _ := cpuOf(svc.pid())
+	s1, _ := svcs.cpu()
 	p1 := postgresCPU()
 	scale := float64(30*time.Second) / float64(dur)
-	idle.svc = time.Duration(float64(s1-s0) * scale)
+	idle.svc = time.Duration(float64(sum(s1)-sum(s0)) * scale)
 	idle.pg = time.Duration(float64(p1-p0) * scale)
 	return idle
 }

@@ -60,6 +60,15 @@ func postgresCPU() time.Duration {
 	return total
 }
 
+// brokerCPU is the CPU time of the nats-server with that pid, 0 without one.
+func brokerCPU(pid int) time.Duration {
+	if pid == 0 {
+		return 0
+	}
+	c, _ := cpuOf(pid)
+	return c
+}
+
 // peakRSS is the process's high-water resident set (VmHWM), in MiB.
 func peakRSS(pid int) float64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))

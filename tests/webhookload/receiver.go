@@ -17,7 +17,7 @@ import (
 // event id and notes, per producing request (its seq), when its webhook first arrived
 // and how long after the request was sent.
 type receiver struct {
-	secret string
+	secrets map[string]string // endpoint path -> signing secret
 
 	mu        sync.Mutex
 	seen      map[string]bool // event ids
@@ -46,7 +46,7 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.requests++
-	if !verify(r.secret, req.Header.Get("X-SVC-Signature"), body) {
+	if !verify(r.secrets[req.URL.Path], req.Header.Get("X-SVC-Signature"), body) {
 		r.bad++
 		w.WriteHeader(http.StatusUnauthorized)
 		return

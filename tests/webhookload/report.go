@@ -3,11 +3,15 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 )
 
 type report struct {
 	label         string
+	run           runOf
+	spread        string
 	floor         latencies
 	phases        []phaseResult
 	idle          struct{ svc, pg, drained time.Duration }
@@ -40,6 +44,11 @@ func (r report) print(w io.Writer) {
 		}
 	}
 	for _, p := range r.phases {
+		if len(p.cpuShare) > 1 || p.brokerCPUms > 0 {
+			fmt.Fprintf(w, "%-11s nats-server %.2f ms/ev; per instance: CPU share %s, pairs held %s\n", p.name, p.brokerCPUms, shares(p.cpuShare), ints(p.pairs))
+		}
+	}
+	for _, p := range r.phases {
 		if p.tableWrites != "" {
 			fmt.Fprintf(w, "%-11s PostgreSQL per event: %.1f transactions, %.1f row writes (%s)\n", p.name, p.xactsPerEvent, p.writesPerEvent, p.tableWrites)
 		}
@@ -50,3 +59,36 @@ func (r report) print(w io.Writer) {
 }
 
 func formatPerEvent(f float64) string { return fmt.Sprintf("%.2f", f) }
+
+func shares(fs []float64) string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = fmt.Sprintf("%.0f%%", f*100)
+	}
+	return strings.Join(out, "/")
+}
+
+func ints(ns []int) string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = strconv.Itoa(n)
+	}
+	return strings.Join(out, "/")
+}
+
+// printScaling puts every run's phases in one table: throughput beside the CPU an
+// event costs (all instances, PostgreSQL, the nats-server) and each instance's share.
+func printScaling(w io.Writer, reports []report) {
+	fmt.Fprintf(w, "\nwebhookload: scaling\n")
+	fmt.Fprintf(w, "%-9s %3s %-11s %8s %8s %8s %8s | %7s %7s %7s %7s | %-12s %s\n",
+		"transport", "n", "phase", "accept/s", "deliv/s", "rcpt p50", "rcpt p99",
+		"svc", "pg", "nats", "cpu", "CPU share", "pairs held")
+	for _, r := range reports {
+		for _, p := range r.phases {
+			fmt.Fprintf(w, "%-9s %3d %-11s %8.0f %8.0f %8s %8s | %7.2f %7.2f %7.2f %7.2f | %-12s %s\n",
+				r.run.transport, r.run.instances, p.name, p.acceptedPerSec, p.deliveredPerSec, ms(p.receipt.p50), ms(p.receipt.p99),
+				p.svcCPUms, p.pgCPUms, p.brokerCPUms, p.svcCPUms+p.pgCPUms+p.brokerCPUms, shares(p.cpuShare), ints(p.pairs))
+		}
+	}
+	fmt.Fprintln(w, "times in ms; CPU in ms per delivered event (svc: all instances); CPU share and pairs held per instance; nats: the shared nats-server's CPU")
+}

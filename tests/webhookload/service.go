@@ -20,6 +20,7 @@ const adminToken = "webhookload-admin-token-0123456789abcdef"
 // service is the built binary running `serve` on loopback ports of its own.
 type service struct {
 	bin, dataDir, dbURL string
+	env                 []string // extra variables: the transport, the partitions
 	publicAddr          string
 	adminAddr           string
 	cmd                 *exec.Cmd
@@ -45,7 +46,7 @@ func freeAddr() (string, error) {
 	return ln.Addr().String(), nil
 }
 
-func newService(bin, dataDir, dbURL string) (*service, error) {
+func newService(bin, dataDir, dbURL string, env []string) (*service, error) {
 	pub, err := freeAddr()
 	if err != nil {
 		return nil, err
@@ -54,7 +55,7 @@ func newService(bin, dataDir, dbURL string) (*service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &service{bin: bin, dataDir: dataDir, dbURL: dbURL, publicAddr: pub, adminAddr: adm}, nil
+	return &service{bin: bin, dataDir: dataDir, dbURL: dbURL, env: env, publicAddr: pub, adminAddr: adm}, nil
 }
 
 func (s *service) start() error {
@@ -78,6 +79,7 @@ func (s *service) start() error {
 		"CREATORAPI_LOG_LEVEL=warn",
 		"CREATORAPI_PPROF=true",
 	)
+	s.cmd.Env = append(s.cmd.Env, s.env...)
 	s.cmd.Stdout, s.cmd.Stderr = log, log
 	if err := s.cmd.Start(); err != nil {
 		return err
@@ -143,24 +145,30 @@ type workspace struct {
 	id, key, signingSecret string
 }
 
-func (s *service) setup(ctx context.Context, receiverURL string) (workspace, error) {
-	var ws struct{ ID string }
-	if err := s.admin(ctx, "POST", "/workspaces", map[string]any{"name": "Load", "ownerEmail": "owner@example.com"}, &ws); err != nil {
-		return workspace{}, err
+// setup creates n workspaces, each with its endpoint at receiverURL/<index>, so that the
+// receiver knows which secret signs what it gets.
+func (s *service) setup(ctx context.Context, receiverURL string, n int) ([]workspace, error) {
+	out := make([]workspace, n)
+	for i := range out {
+		var ws struct{ ID string }
+		if err := s.admin(ctx, "POST", "/workspaces", map[string]any{"name": fmt.Sprintf("Load %d", i), "ownerEmail": "owner@example.com"}, &ws); err != nil {
+			return nil, err
+		}
+		var key struct{ Secret string }
+		if err := s.admin(ctx, "POST", "/workspaces/"+ws.ID+"/keys", map[string]any{
+			"name": "load", "scopes": []string{"write:students"}, "perMinute": 1_000_000_000, "perDay": 1_000_000_000,
+		}, &key); err != nil {
+			return nil, err
+		}
+		var hook struct{ SigningSecret string }
+		if err := s.admin(ctx, "POST", "/workspaces/"+ws.ID+"/webhooks", map[string]any{
+			"url": fmt.Sprintf("%s/%d", receiverURL, i), "events": []string{"student.created"},
+		}, &hook); err != nil {
+			return nil, err
+		}
+		out[i] = workspace{id: ws.ID, key: key.Secret, signingSecret: hook.SigningSecret}
 	}
-	var key struct{ Secret string }
-	if err := s.admin(ctx, "POST", "/workspaces/"+ws.ID+"/keys", map[string]any{
-		"name": "load", "scopes": []string{"write:students"}, "perMinute": 1_000_000_000, "perDay": 1_000_000_000,
-	}, &key); err != nil {
-		return workspace{}, err
-	}
-	var hook struct{ SigningSecret string }
-	if err := s.admin(ctx, "POST", "/workspaces/"+ws.ID+"/webhooks", map[string]any{
-		"url": receiverURL, "events": []string{"student.created"},
-	}, &hook); err != nil {
-		return workspace{}, err
-	}
-	return workspace{id: ws.ID, key: key.Secret, signingSecret: hook.SigningSecret}, nil
+	return out, nil
 }
 
 // profile fetches a CPU profile of the service over dur from the operator listener's
