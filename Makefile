@@ -67,7 +67,8 @@ lint:
 	$(GO) vet ./...
 
 # webhookload: the built binary over HTTP under open-loop load (50, 200, 500/s, saturation), fresh
-# and aged PostgreSQL and fresh SQLite; WEBHOOKLOAD_FLAGS e.g. -phase 5s -aged-rows 100000.
+# and aged PostgreSQL and fresh SQLite; WEBHOOKLOAD_FLAGS e.g. -phase 5s -aged-rows 100000, or
+# -states fresh -sqlite=false -instances 1,2,3 -transport sql,nats (docs/events.md, "Scaling").
 # Benchmarks: Go benchmarks and bounded load runs on loopback, printed as ratios to a
 # baseline measured in the same run.
 # Every dashboard page (1,000 keys, 10,000 audit rows, SQLite) against GET /healthz.

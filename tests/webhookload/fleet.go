@@ -103,23 +103,67 @@ func (f fleet) pairsHeld(ctx context.Context, db *sqlx.DB) ([]int, error) {
 	return out, nil
 }
 
-// spreadOf says how the run's workspaces fall on the deployment's partitions: events are
-// partitioned by workspace, so one workspace keeps one partition (one instance) busy.
-func spreadOf(ctx context.Context, db *sqlx.DB, wss []workspace) string {
+// partitions is the deployment's partition count (event_layout); 1 on SQLite.
+func partitions(ctx context.Context, db *sqlx.DB) (int, error) {
 	parts := 1
-	if db != nil {
-		if err := db.GetContext(ctx, &parts, `SELECT parts FROM event_layout`); err != nil {
-			return "partitions unknown: " + err.Error()
-		}
+	if db == nil {
+		return parts, nil
 	}
-	per := make([]string, parts)
-	counts := make([]int, parts)
-	for _, ws := range wss {
-		counts[events.PartitionOf(ws.id, parts)]++
+	if err := db.GetContext(ctx, &parts, `SELECT parts FROM event_layout`); err != nil {
+		return 0, fmt.Errorf("partition count: %w", err)
 	}
-	for i, c := range counts {
-		per[i] = strconv.Itoa(c)
+	return parts, nil
+}
+
+// spread keeps workspaces so that the run's n fall evenly on the partitions (events are
+// partitioned by workspace, and hashing 8 random ids onto 4 partitions often leaves one
+// empty and another with half the work).
+type spread struct {
+	counts []int
+	limit  int
+}
+
+func newSpread(parts, n int) *spread {
+	return &spread{counts: make([]int, parts), limit: (n + parts - 1) / parts}
+}
+
+func (s *spread) accept(workspaceID string) bool {
+	p := events.PartitionOf(workspaceID, len(s.counts))
+	if s.counts[p] >= s.limit {
+		return false
+	}
+	s.counts[p]++
+	return true
+}
+
+func (s *spread) String() string {
+	per := make([]string, len(s.counts))
+	total := 0
+	for i, c := range s.counts {
+		per[i], total = strconv.Itoa(c), total+c
 	}
 	return fmt.Sprintf("%d workspace(s) over %d partition(s), per partition %s (events are partitioned by workspace: one workspace is one partition's work)",
-		len(wss), parts, strings.Join(per, "/"))
+		total, len(s.counts), strings.Join(per, "/"))
+}
+
+// waitBalanced waits until the instances hold even shares of the (consumer, partition)
+// pairs (at most one apart, none empty), so that a phase does not measure the handover
+// after the instances started; it returns how long that took (at most 30 s).
+func (f fleet) waitBalanced(ctx context.Context, db *sqlx.DB) (time.Duration, error) {
+	start := time.Now()
+	for len(f) > 1 && db != nil && time.Since(start) < 30*time.Second {
+		pairs, err := f.pairsHeld(ctx, db)
+		if err != nil {
+			return 0, err
+		}
+		lo, hi := pairs[0], pairs[0]
+		for _, p := range pairs {
+			lo, hi = min(lo, p), max(hi, p)
+		}
+		if lo > 0 && hi-lo <= 1 {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return time.Since(start).Round(100 * time.Millisecond), nil
 }

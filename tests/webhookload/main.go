@@ -197,7 +197,20 @@ func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine strin
 	}
 	defer svcs.stop()
 	svc := svcs[0]
-	wss, err := svc.setup(ctx, "http://"+ln.Addr().String()+"/hook", cfg.workspaces)
+	var stats *sqlx.DB // PostgreSQL's counters, read through a connection of our own
+	if engine == "postgres" {
+		if stats, err = sqlx.Open("pgx", dbURL); err != nil {
+			return report{}, err
+		}
+		defer stats.Close()
+		stats.SetMaxOpenConns(1)
+	}
+	parts, err := partitions(ctx, stats)
+	if err != nil {
+		return report{}, err
+	}
+	sp := newSpread(parts, cfg.workspaces)
+	wss, err := svc.setup(ctx, "http://"+ln.Addr().String()+"/hook", cfg.workspaces, sp.accept)
 	if err != nil {
 		return report{}, err
 	}
@@ -229,17 +242,13 @@ func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine strin
 			return report{}, err
 		}
 	}
-	var stats *sqlx.DB // PostgreSQL's counters, read through a connection of our own
-	if engine == "postgres" {
-		if stats, err = sqlx.Open("pgx", dbURL); err != nil {
-			return report{}, err
-		}
-		defer stats.Close()
-		stats.SetMaxOpenConns(1)
+	rep := report{label: label, floor: floor, run: rn}
+	balanced, err := svcs.waitBalanced(ctx, stats)
+	if err != nil {
+		return report{}, err
 	}
-	rep := report{label: label, floor: floor, run: rn, spread: spreadOf(ctx, stats, wss)}
 	if cfg.scaling() {
-		fmt.Printf("webhookload: %s: %s\n", label, rep.spread)
+		fmt.Printf("webhookload: %s: %v; leases balanced over the instances after %v\n", label, sp, balanced)
 	}
 	for _, ph := range cfg.phases {
 		stopProfile := startProfile(ctx, svc, cfg, label, ph.name)

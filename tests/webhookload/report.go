@@ -11,7 +11,6 @@ import (
 type report struct {
 	label         string
 	run           runOf
-	spread        string
 	floor         latencies
 	phases        []phaseResult
 	idle          struct{ svc, pg, drained time.Duration }

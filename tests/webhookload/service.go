@@ -147,12 +147,16 @@ type workspace struct {
 
 // setup creates n workspaces, each with its endpoint at receiverURL/<index>, so that the
 // receiver knows which secret signs what it gets.
-func (s *service) setup(ctx context.Context, receiverURL string, n int) ([]workspace, error) {
+// Workspaces that accept refuses are left unused (it keeps them even over the partitions).
+func (s *service) setup(ctx context.Context, receiverURL string, n int, accept func(id string) bool) ([]workspace, error) {
 	out := make([]workspace, n)
-	for i := range out {
+	for i, tries := 0, 0; i < n; tries++ {
 		var ws struct{ ID string }
-		if err := s.admin(ctx, "POST", "/workspaces", map[string]any{"name": fmt.Sprintf("Load %d", i), "ownerEmail": "owner@example.com"}, &ws); err != nil {
+		if err := s.admin(ctx, "POST", "/workspaces", map[string]any{"name": fmt.Sprintf("Load %d", tries), "ownerEmail": "owner@example.com"}, &ws); err != nil {
 			return nil, err
+		}
+		if tries < 50*n && !accept(ws.ID) {
+			continue
 		}
 		var key struct{ Secret string }
 		if err := s.admin(ctx, "POST", "/workspaces/"+ws.ID+"/keys", map[string]any{
@@ -167,6 +171,7 @@ func (s *service) setup(ctx context.Context, receiverURL string, n int) ([]works
 			return nil, err
 		}
 		out[i] = workspace{id: ws.ID, key: key.Secret, signingSecret: hook.SigningSecret}
+		i++
 	}
 	return out, nil
 }
