@@ -43,8 +43,11 @@ func (r report) print(w io.Writer) {
 		}
 	}
 	for _, p := range r.phases {
-		if len(p.cpuShare) > 1 || p.brokerCPUms > 0 {
-			fmt.Fprintf(w, "%-11s nats-server %.2f ms/ev; per instance: CPU share %s, pairs held %s\n", p.name, p.brokerCPUms, shares(p.cpuShare), ints(p.pairs))
+		if p.brokerCPUms > 0 {
+			fmt.Fprintf(w, "%-11s nats-server %.2f ms of CPU per event\n", p.name, p.brokerCPUms)
+		}
+		if len(p.cpuShare) > 1 {
+			fmt.Fprintf(w, "%-11s per instance: CPU share %s, pairs held %s\n", p.name, shares(p.cpuShare), ints(p.pairs))
 		}
 	}
 	for _, p := range r.phases {
