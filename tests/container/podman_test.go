@@ -135,7 +135,8 @@ func (p *Podman) Start(t *testing.T, img, name, volume string, env map[string]st
 	c := &Container{p: p, Name: "creatorapi-test-" + p.run + "-" + name}
 	api, admin := freePort(t), freePort(t)
 	c.API, c.Admin = "http://127.0.0.1:"+api, "http://127.0.0.1:"+admin
-	run := []string{"run", "-d", "--name", c.Name, "--network", "host", "--read-only", "--no-healthcheck",
+	// The hostname is the container's name: the lease table names instances by host.
+	run := []string{"run", "-d", "--name", c.Name, "--hostname", c.Name, "--network", "host", "--read-only", "--no-healthcheck",
 		"-e", "CREATORAPI_HTTP_ADDR=127.0.0.1:" + api, "-e", "CREATORAPI_ADMIN_ADDR=127.0.0.1:" + admin}
 	for k, v := range env {
 		run = append(run, "-e", k+"="+v)

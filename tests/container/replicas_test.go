@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
@@ -134,22 +136,24 @@ func TestThreeReplicasOnPostgreSQLAndRedis(t *testing.T) {
 		}
 		t.Logf("replica 1 stopped with deliveries in flight: exit 0 in %s (%s)", time.Since(termAt).Round(time.Millisecond), stoppedLine(replicas[1].Logs(t)))
 
-		// SIGKILL replica 2 in the middle of its deliveries.
-		from := rcv.Distinct()
-		waitFor(t, time.Minute, "more events after the stop", func() bool { return rcv.Distinct() >= from+50 })
-		killAt := time.Now()
-		replicas[2].Signal(t, "KILL")
-		killed := time.Now() // podman kill returns once the signal is delivered
-		rcv.SetHold(0)
-		replicas[2].Wait(t, 30*time.Second)
-
-		// Done when the database has every delivery succeeded: the killed replica's
-		// deliveries wait for their leases to expire, then a survivor sends them.
+		// SIGKILL, in the middle of its deliveries, the replica that fans the workspace's
+		// events out: its dispatcher holds the deliveries handed to it (docs/webhooks.md).
 		db, err := sqlx.Open("pgx", dbURL)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer db.Close()
+		from := rcv.Distinct()
+		waitFor(t, time.Minute, "more events after the stop", func() bool { return rcv.Distinct() >= from+50 })
+		victim, survivor := fanOutHolder(t, db, ws.ID, replicas[0], replicas[2])
+		killAt := time.Now()
+		victim.Signal(t, "KILL")
+		killed := time.Now() // podman kill returns once the signal is delivered
+		rcv.SetHold(0)
+		victim.Wait(t, 30*time.Second)
+
+		// Done when the database has every delivery succeeded: the killed replica's
+		// deliveries wait for their leases to expire, then a survivor sends them.
 		var succeeded, leased int
 		waitFor(t, leaseExpiry+time.Minute, "every delivery recorded as succeeded", func() bool {
 			err := db.QueryRowContext(context.Background(), `SELECT
@@ -189,9 +193,9 @@ func TestThreeReplicasOnPostgreSQLAndRedis(t *testing.T) {
 		t.Logf("%d events delivered exactly once in effect; %d sent again %s after the kill (in flight on the killed replica)",
 			replicaEvents, dups, last.Sub(killAt).Round(time.Millisecond))
 
-		replicas[0].Signal(t, "TERM")
-		if code := replicas[0].Wait(t, 30*time.Second); code != "0" {
-			t.Fatalf("replica 0 exited %s after SIGTERM", code)
+		survivor.Signal(t, "TERM")
+		if code := survivor.Wait(t, 30*time.Second); code != "0" {
+			t.Fatalf("the surviving replica exited %s after SIGTERM", code)
 		}
 	})
 }
@@ -239,4 +243,22 @@ func redisURL(t *testing.T) string {
 		t.Skipf("SKIPPED: %s is not set", testenv.RedisURLVar)
 	}
 	return url
+}
+
+// fanOutHolder returns, of a and b, the replica whose instance holds the webhook fan-out
+// of the workspace's partition (event_leases; instances are named host:pid:id, and each
+// container's hostname is its name), and the other one.
+func fanOutHolder(t *testing.T, db *sqlx.DB, workspaceID string, a, b *Container) (holder, other *Container) {
+	t.Helper()
+	var owner string
+	waitFor(t, 30*time.Second, "the workspace's fan-out partition held by a running replica", func() bool {
+		err := db.QueryRowContext(context.Background(), `SELECT l.owner FROM event_leases l JOIN event_layout y ON y.parts = l.parts
+			WHERE l.consumer = 'webhook-fanout' AND l.part = mod($1::bigint, y.parts) AND l.expires_at > now()`,
+			int64(events.PartitionKey(workspaceID))).Scan(&owner)
+		return err == nil && (strings.HasPrefix(owner, a.Name+":") || strings.HasPrefix(owner, b.Name+":"))
+	})
+	if strings.HasPrefix(owner, a.Name+":") {
+		return a, b
+	}
+	return b, a
 }
