@@ -123,28 +123,7 @@ func TestEventsPartitionCountChangeKeepsOrderAndPositions(t *testing.T) {
 		a.stop(t)
 		eventually(t, "the new layout consumed everything", func() bool { return ackedAll(t, b, "orderly") })
 
-		applied := effectIDs(t, b.DB, "orderly")
-		byWorkspace := b.outboxByWorkspace(t)
-		total := 0
-		for key, want := range byWorkspace {
-			total += len(want)
-			mine := map[string]bool{}
-			for _, id := range want {
-				mine[id] = true
-			}
-			var got []string
-			for _, id := range applied {
-				if mine[id] {
-					got = append(got, id)
-				}
-			}
-			if !slices.Equal(got, want) {
-				t.Fatalf("workspace key %d: applied %d events out of order or twice (first difference at %d of %d)", key, len(got), firstDiff(got, want), len(want))
-			}
-		}
-		if len(byWorkspace) != workspaces || len(applied) != total || int(calls.Load()) != total {
-			t.Fatalf("%d workspaces, %d events, %d applied, handler ran %d times", len(byWorkspace), total, len(applied), calls.Load())
-		}
+		wantEachOnceInOrder(t, b, "orderly", workspaces, 0, int(calls.Load()))
 	})
 }
 
@@ -187,9 +166,18 @@ func TestEventsPartitionCountChangeOnJetStreamAfterADrain(t *testing.T) {
 	}
 	eventually(t, "the new layout consumed everything", func() bool { return ackedAll(t, b, "orderly") })
 
-	applied := effectIDs(t, b.DB, "orderly")
+	wantEachOnceInOrder(t, b, "orderly", workspaces, 15*workspaces, int(calls.Load()))
+}
+
+// wantEachOnceInOrder checks that consumer applied every outbox event once, each
+// workspace's in outbox order, over the given number of workspaces (and, when events is
+// not 0, that many events), and that its handler ran once per event.
+func wantEachOnceInOrder(t *testing.T, a *eventsApp, consumer string, workspaces, events, handled int) {
+	t.Helper()
+	applied := effectIDs(t, a.DB, consumer)
+	byWorkspace := a.outboxByWorkspace(t)
 	total := 0
-	for key, want := range b.outboxByWorkspace(t) {
+	for key, want := range byWorkspace {
 		total += len(want)
 		mine := map[string]bool{}
 		for _, id := range want {
@@ -205,7 +193,7 @@ func TestEventsPartitionCountChangeOnJetStreamAfterADrain(t *testing.T) {
 			t.Fatalf("workspace key %d: applied %d events out of order or twice (first difference at %d of %d)", key, len(got), firstDiff(got, want), len(want))
 		}
 	}
-	if total != 15*workspaces || len(applied) != total || int(calls.Load()) != total {
-		t.Fatalf("%d events, %d applied, handler ran %d times; want %d", total, len(applied), calls.Load(), 15*workspaces)
+	if len(byWorkspace) != workspaces || (events != 0 && total != events) || len(applied) != total || handled != total {
+		t.Fatalf("%d workspaces, %d events, %d applied, handler ran %d times", len(byWorkspace), total, len(applied), handled)
 	}
 }
