@@ -16,6 +16,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/creatorapi/creatorapi/adapters/ratelimit"
+	sqlanalytics "github.com/creatorapi/creatorapi/adapters/sql/analytics"
 	sqlkeys "github.com/creatorapi/creatorapi/adapters/sql/keys"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
@@ -76,7 +77,7 @@ func hotPaths(db *sqldb.DB) []hotPath {
 	subs := sqlstore.NewWebhooks(db, noSealer{})
 	deliveries := sqlstore.NewWebhookDeliveries(db)
 	dispatch := sqlstore.NewWebhookDispatch(db, subs)
-	projection := sqlstore.NewAnalyticsProjection(db)
+	projection := sqlanalytics.NewProjection(db)
 	keys := sqlkeys.NewRepository(db)
 	limits := ratelimit.NewDatabase(db)
 	now := time.Now().UTC()

@@ -12,6 +12,9 @@ type Day int64
 // DayOf returns the UTC day of t.
 func DayOf(t time.Time) Day { return Day(t.UTC().Unix() / 86400) }
 
+// Start is the day's first instant, 00:00 UTC.
+func (d Day) Start() time.Time { return time.Unix(int64(d)*86400, 0).UTC() }
+
 // Revenue is an addition to one currency's money of a day, in minor units.
 type Revenue struct {
 	Gross, Refunded, Orders, Refunds int64
@@ -40,4 +43,10 @@ type Projection interface {
 	// summary). Per workspace, not per projection: a workspace's events are consumed in
 	// one partition, so partitions consumed at once never write the same row.
 	Advance(ctx context.Context, workspaceID, eventID string, eventAt, appliedAt time.Time) error
+}
+
+// Resetter empties the read model of every workspace in the transaction carried by ctx
+// (projections rebuild: the consumer then replays the outbox into it).
+type Resetter interface {
+	Reset(ctx context.Context) error
 }

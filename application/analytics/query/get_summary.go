@@ -26,13 +26,14 @@ type GetSummary struct {
 
 // GetSummaryHandler handles GetSummary.
 type GetSummaryHandler struct {
-	rm    ReadModel
-	clock platform.Clock
+	rm      ReadModel
+	backlog Backlog
+	clock   platform.Clock
 }
 
 // NewGetSummaryHandler builds the handler.
-func NewGetSummaryHandler(rm ReadModel, clock platform.Clock) GetSummaryHandler {
-	return GetSummaryHandler{rm: rm, clock: clock}
+func NewGetSummaryHandler(rm ReadModel, backlog Backlog, clock platform.Clock) GetSummaryHandler {
+	return GetSummaryHandler{rm: rm, backlog: backlog, clock: clock}
 }
 
 // Handle validates the window and sums the projection's days in it.
@@ -44,7 +45,7 @@ func (h GetSummaryHandler) Handle(ctx context.Context, q GetSummary) (Summary, e
 	}
 	// Freshness first: the projection only moves forward, so the counts read after it
 	// include at least everything up to asOf.
-	asOf, err := h.rm.AsOf(ctx, q.WorkspaceID, now)
+	asOf, err := h.asOf(ctx, q.WorkspaceID, now)
 	if err != nil {
 		return Summary{}, fmt.Errorf("analytics freshness: %w", err)
 	}
@@ -65,6 +66,20 @@ func (h GetSummaryHandler) Handle(ctx context.Context, q GetSummary) (Summary, e
 		s.Revenue = []Revenue{}
 	}
 	return s, nil
+}
+
+// asOf tells how fresh the workspace's figures are: now when the projection has applied
+// every event recorded so far in the workspace's partition, otherwise the time of the
+// workspace's last event it applied (the zero time if none).
+func (h GetSummaryHandler) asOf(ctx context.Context, workspaceID string, now time.Time) (time.Time, error) {
+	caughtUp, err := h.backlog.CaughtUp(ctx, workspaceID)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if caughtUp {
+		return now, nil
+	}
+	return h.rm.LastEventAt(ctx, workspaceID)
 }
 
 // Rate is part/whole rounded half away from zero to 4 decimals, 0 when whole is 0.

@@ -4,6 +4,8 @@ package query
 import (
 	"context"
 	"time"
+
+	"github.com/creatorapi/creatorapi/application/analytics/command"
 )
 
 // Summary is the response of GET /api/v1/analytics/summary.
@@ -58,12 +60,34 @@ type Counts struct {
 	Cohort, CohortCompleted int64
 }
 
+// RevenueOf is a currency's money in the summary's terms (Net filled).
+func RevenueOf(currency string, r command.Revenue) Revenue {
+	return Revenue{Currency: currency, Gross: r.Gross, Refunded: r.Refunded, Net: r.Gross - r.Refunded, Orders: r.Orders, Refunds: r.Refunds}
+}
+
+// CountsOf is a window's figures: its revenue by currency and the sum of its activity
+// rows (completionRate's cohort is the enrollments created in the window).
+func CountsOf(revenue []Revenue, a command.Activity) Counts {
+	return Counts{
+		Revenue: revenue, NewStudents: a.StudentsNew, LessonsCompleted: a.LessonsCompleted,
+		Enrollments: Enrollments{Created: a.EnrollmentsCreated, Revoked: a.EnrollmentsRevoked, Completed: a.EnrollmentsCompleted},
+		Cohort:      a.EnrollmentsCreated, CohortCompleted: a.CohortCompleted,
+	}
+}
+
 // ReadModel answers from the analytics projection.
 type ReadModel interface {
-	// Counts sums the figures of one workspace between two instants at 00:00 UTC.
+	// Counts sums the figures of one workspace between two instants at 00:00 UTC:
+	// revenue by currency (only currencies with an order or a refund in the window),
+	// nil when there is none.
 	Counts(ctx context.Context, workspaceID string, start, end time.Time) (Counts, error)
-	// AsOf tells how fresh the workspace's figures are: now when the projection has
-	// applied every event recorded so far in the workspace's partition, otherwise the
-	// time of the workspace's last event it applied.
-	AsOf(ctx context.Context, workspaceID string, now time.Time) (time.Time, error)
+	// LastEventAt is the time of the workspace's last event the projection applied
+	// (command.Projection.Advance), the zero time if none.
+	LastEventAt(ctx context.Context, workspaceID string) (time.Time, error)
+}
+
+// Backlog tells whether the projection's consumer has applied every event recorded so
+// far in the workspace's partition (the event pipeline answers it).
+type Backlog interface {
+	CaughtUp(ctx context.Context, workspaceID string) (bool, error)
 }

@@ -5,34 +5,37 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
+	sqlanalytics "github.com/creatorapi/creatorapi/adapters/sql/analytics"
 	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/analytics"
-	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/analytics/command"
+	"github.com/creatorapi/creatorapi/application/analytics/query"
 	"github.com/creatorapi/creatorapi/ports/consumers"
 	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
 )
 
 // Analytics wires the analytics read model: the projection consumer that feeds it and
-// the summary that reads only from it.
+// the summary that reads only from it. Its stores are provided as the module's ports
+// (fx.As), so a test swaps them with one fx.Replace (tests/testenv: MemoryAnalytics).
 func Analytics() fx.Option {
 	return fx.Module("analytics",
 		fx.Provide(
-			sqlstore.NewAnalyticsProjection,
-			newAnalyticsSummary,
-			func(rm *sqlstore.AnalyticsSummary, p *sqlstore.AnalyticsProjection, c platform.Clock, tx platform.Transactor, obs platform.Observer) analytics.Application {
-				return analytics.New(rm, p, c, tx, obs)
-			},
+			fx.Annotate(sqlanalytics.NewProjection, fx.As(new(command.Projection)), fx.As(new(command.Resetter))),
+			fx.Annotate(sqlanalytics.NewSummary, fx.As(new(query.ReadModel)), fx.As(new(query.DailyReadModel))),
+			fx.Annotate(newAnalyticsBacklog, fx.As(new(query.Backlog))),
+			analytics.New,
 			eventConsumer(consumers.AnalyticsProjection),
 			apiEndpoints(v1.AnalyticsEndpoints),
 		),
 	)
 }
 
-// newAnalyticsSummary tells the summary whether its consumer group is at the outbox head.
-func newAnalyticsSummary(db *sqldb.DB, pos *watermill.Positions) *sqlstore.AnalyticsSummary {
-	return sqlstore.NewAnalyticsSummary(db, func(ctx context.Context, workspaceID string) (bool, error) {
-		return pos.WorkspaceCaughtUp(ctx, consumers.AnalyticsProjectionName, workspaceID)
-	})
+// analyticsBacklog tells the summary whether the projection's consumer group has
+// consumed every event of the workspace's partition.
+type analyticsBacklog struct{ pos *watermill.Positions }
+
+func newAnalyticsBacklog(pos *watermill.Positions) analyticsBacklog { return analyticsBacklog{pos} }
+
+func (b analyticsBacklog) CaughtUp(ctx context.Context, workspaceID string) (bool, error) {
+	return b.pos.WorkspaceCaughtUp(ctx, consumers.AnalyticsProjectionName, workspaceID)
 }

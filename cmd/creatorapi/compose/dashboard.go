@@ -97,7 +97,7 @@ type dashboardParams struct {
 	Webhooks  webhooks.Application
 	Subs      *sqlstore.Webhooks
 	Analytics analytics.Application
-	Daily     *sqlstore.AnalyticsSummary
+	Daily     analyticsquery.DailyReadModel
 }
 
 func newDashboardMount(p dashboardParams) (PublicMount, error) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/adapters/watermill"
+	analyticscmd "github.com/creatorapi/creatorapi/application/analytics/command"
 	"github.com/creatorapi/creatorapi/application/enrollments"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/orders"
@@ -37,7 +38,7 @@ type Operations struct {
 	ledger     *watermill.Ledger
 	router     *watermill.Router
 	positions  *watermill.Positions
-	projection *sqlstore.AnalyticsProjection
+	projection analyticscmd.Resetter
 	// The published "since when do your facts count" of each module whose facts the
 	// analytics read model counts.
 	earliest []platform.Handler[struct{}, platform.Earliest]
@@ -46,7 +47,7 @@ type Operations struct {
 // Maintenance provides Operations, the master-key rotation and the demo seeder's marker.
 func Maintenance() fx.Option {
 	return fx.Provide(
-		func(l *watermill.Ledger, r *watermill.Router, p *watermill.Positions, proj *sqlstore.AnalyticsProjection,
+		func(l *watermill.Ledger, r *watermill.Router, p *watermill.Positions, proj analyticscmd.Resetter,
 			ens enrollments.Application, st students.Directory, ord orders.Application) *Operations {
 			return &Operations{ledger: l, router: r, positions: p, projection: proj,
 				earliest: []platform.Handler[struct{}, platform.Earliest]{

@@ -1,4 +1,4 @@
-package sqlstore
+package analytics
 
 import (
 	"context"
@@ -9,10 +9,10 @@ import (
 	"github.com/creatorapi/creatorapi/application/analytics/query"
 )
 
-var _ query.DailyReadModel = (*AnalyticsSummary)(nil)
+var _ query.DailyReadModel = (*Summary)(nil)
 
 // Daily reads the window's rows by primary-key prefix: at most a row per day and currency.
-func (a *AnalyticsSummary) Daily(ctx context.Context, workspaceID string, start, end time.Time) ([]query.DayRevenue, []query.DayCount, error) {
+func (a *Summary) Daily(ctx context.Context, workspaceID string, start, end time.Time) ([]query.DayRevenue, []query.DayCount, error) {
 	from, to := int64(command.DayOf(start)), int64(command.DayOf(end))
 	var rev []struct {
 		Day      int64  `db:"day"`
@@ -33,14 +33,13 @@ func (a *AnalyticsSummary) Daily(ctx context.Context, workspaceID string, start,
 	if err != nil {
 		return nil, nil, fmt.Errorf("completions by day: %w", err)
 	}
-	day := func(d int64) time.Time { return time.Unix(d*86400, 0).UTC() }
 	out := make([]query.DayRevenue, len(rev))
 	for i, r := range rev {
-		out[i] = query.DayRevenue{Day: day(r.Day), Currency: r.Currency, Net: r.Net}
+		out[i] = query.DayRevenue{Day: command.Day(r.Day).Start(), Currency: r.Currency, Net: r.Net}
 	}
 	counts := make([]query.DayCount, len(done))
 	for i, c := range done {
-		counts[i] = query.DayCount{Day: day(c.Day), N: c.N}
+		counts[i] = query.DayCount{Day: command.Day(c.Day).Start(), N: c.N}
 	}
 	return out, counts, nil
 }

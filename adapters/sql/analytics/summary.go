@@ -1,4 +1,4 @@
-package sqlstore
+package analytics
 
 import (
 	"context"
@@ -12,20 +12,18 @@ import (
 	"github.com/creatorapi/creatorapi/application/analytics/query"
 )
 
-// AnalyticsSummary answers the summary from the read model only: a window of N days is
-// a sum over at most N rows per currency and N activity rows, by primary-key prefix.
-type AnalyticsSummary struct {
+// Summary answers the summary from the read model only: a window of N days is a sum
+// over at most N rows per currency and N activity rows, by primary-key prefix.
+type Summary struct {
 	db                          *sqldb.DB
-	caughtUp                    func(ctx context.Context, workspaceID string) (bool, error)
 	revenue, activity, progress string
 }
 
-// NewAnalyticsSummary prepares the statements; caughtUp tells whether the projection's
-// consumer has consumed every event of the outbox (the events adapter answers it).
-// Sums of BIGINT are NUMERIC on PostgreSQL: cast back so both engines scan an int64.
-func NewAnalyticsSummary(db *sqldb.DB, caughtUp func(ctx context.Context, workspaceID string) (bool, error)) *AnalyticsSummary {
-	return &AnalyticsSummary{
-		db: db, caughtUp: caughtUp,
+// NewSummary prepares the statements. Sums of BIGINT are NUMERIC on PostgreSQL: cast
+// back so both engines scan an int64.
+func NewSummary(db *sqldb.DB) *Summary {
+	return &Summary{
+		db: db,
 		revenue: db.Rebind(`SELECT currency, CAST(SUM(gross) AS BIGINT) AS gross, CAST(SUM(refunded) AS BIGINT) AS refunded,
 			CAST(SUM(orders) AS BIGINT) AS orders, CAST(SUM(refunds) AS BIGINT) AS refunds
 			FROM analytics_revenue_daily WHERE workspace_id = ? AND day >= ? AND day < ?
@@ -41,13 +39,12 @@ func NewAnalyticsSummary(db *sqldb.DB, caughtUp func(ctx context.Context, worksp
 	}
 }
 
-var _ query.ReadModel = (*AnalyticsSummary)(nil)
+var _ query.ReadModel = (*Summary)(nil)
 
 // Counts sums the days of [start, end) (both at 00:00 UTC).
-func (a *AnalyticsSummary) Counts(ctx context.Context, workspaceID string, start, end time.Time) (query.Counts, error) {
+func (a *Summary) Counts(ctx context.Context, workspaceID string, start, end time.Time) (query.Counts, error) {
 	q := a.db.Read(ctx)
 	from, to := int64(command.DayOf(start)), int64(command.DayOf(end))
-	var out query.Counts
 	var rows []struct {
 		Currency string `db:"currency"`
 		Gross    int64  `db:"gross"`
@@ -56,11 +53,11 @@ func (a *AnalyticsSummary) Counts(ctx context.Context, workspaceID string, start
 		Refunds  int64  `db:"refunds"`
 	}
 	if err := q.SelectContext(ctx, &rows, a.revenue, workspaceID, from, to); err != nil {
-		return out, fmt.Errorf("revenue: %w", err)
+		return query.Counts{}, fmt.Errorf("revenue: %w", err)
 	}
+	var revenue []query.Revenue
 	for _, r := range rows {
-		out.Revenue = append(out.Revenue, query.Revenue{Currency: r.Currency, Gross: r.Gross, Refunded: r.Refunded,
-			Net: r.Gross - r.Refunded, Orders: r.Orders, Refunds: r.Refunds})
+		revenue = append(revenue, query.RevenueOf(r.Currency, command.Revenue{Gross: r.Gross, Refunded: r.Refunded, Orders: r.Orders, Refunds: r.Refunds}))
 	}
 	var act struct {
 		StudentsNew          int64 `db:"students_new"`
@@ -71,27 +68,16 @@ func (a *AnalyticsSummary) Counts(ctx context.Context, workspaceID string, start
 		LessonsCompleted     int64 `db:"lessons_completed"`
 	}
 	if err := q.GetContext(ctx, &act, a.activity, workspaceID, from, to); err != nil {
-		return out, fmt.Errorf("activity: %w", err)
+		return query.Counts{}, fmt.Errorf("activity: %w", err)
 	}
-	out.NewStudents, out.LessonsCompleted = act.StudentsNew, act.LessonsCompleted
-	out.Enrollments = query.Enrollments{Created: act.EnrollmentsCreated, Revoked: act.EnrollmentsRevoked, Completed: act.EnrollmentsCompleted}
-	out.Cohort, out.CohortCompleted = act.EnrollmentsCreated, act.CohortCompleted
-	return out, nil
+	return query.CountsOf(revenue, command.Activity(act)), nil
 }
 
-// AsOf is now when the projection's consumer has consumed the whole outbox in the
-// workspace's partition, else the time of the workspace's last event it applied (the zero
-// time if it applied none yet).
-func (a *AnalyticsSummary) AsOf(ctx context.Context, workspaceID string, now time.Time) (time.Time, error) {
-	ok, err := a.caughtUp(ctx, workspaceID)
-	if err != nil {
-		return time.Time{}, err
-	}
-	if ok {
-		return now, nil
-	}
+// LastEventAt is the time of the workspace's last event the projection applied (the
+// zero time if it applied none yet).
+func (a *Summary) LastEventAt(ctx context.Context, workspaceID string) (time.Time, error) {
 	var last time.Time
-	err = a.db.Read(ctx).GetContext(ctx, &last, a.progress, workspaceID)
+	err := a.db.Read(ctx).GetContext(ctx, &last, a.progress, workspaceID)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return time.Time{}, fmt.Errorf("analytics progress: %w", err)
 	}

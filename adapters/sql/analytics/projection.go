@@ -1,4 +1,9 @@
-package sqlstore
+// Package analytics is the analytics module's persistence: it alone names the read
+// model's tables (analytics_revenue_daily, analytics_activity_daily,
+// analytics_enrollments, analytics_progress; see docs/architecture.md, "Table
+// ownership"). Projection is the projection's write port, written through the event
+// consumer's transaction; Summary serves the summary and the days of a window.
+package analytics
 
 import (
 	"context"
@@ -11,18 +16,18 @@ import (
 	"github.com/creatorapi/creatorapi/application/analytics/command"
 )
 
-// AnalyticsProjection writes the analytics read model with additive upserts, through
-// the transaction in the context (the consumer's batch transaction).
-type AnalyticsProjection struct {
+// Projection writes the analytics read model with additive upserts, through the
+// transaction in the context (the consumer's batch transaction).
+type Projection struct {
 	db                                              *sqldb.DB
 	revenue, activity, enrollment, saveEnr, advance string
 	reset                                           []string
 }
 
-// NewAnalyticsProjection prepares the statements for db's dialect (the same text runs
-// on both: ON CONFLICT upserts exist in PostgreSQL and SQLite).
-func NewAnalyticsProjection(db *sqldb.DB) *AnalyticsProjection {
-	return &AnalyticsProjection{
+// NewProjection prepares the statements for db's dialect (the same text runs on both:
+// ON CONFLICT upserts exist in PostgreSQL and SQLite).
+func NewProjection(db *sqldb.DB) *Projection {
+	return &Projection{
 		db: db,
 		revenue: db.Rebind(`INSERT INTO analytics_revenue_daily (workspace_id, day, currency, gross, refunded, orders, refunds)
 			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, day, currency) DO UPDATE SET
@@ -51,10 +56,13 @@ func NewAnalyticsProjection(db *sqldb.DB) *AnalyticsProjection {
 	}
 }
 
-var _ command.Projection = (*AnalyticsProjection)(nil)
+var (
+	_ command.Projection = (*Projection)(nil)
+	_ command.Resetter   = (*Projection)(nil)
+)
 
 // AddRevenue adds r to the currency's row of the day.
-func (p *AnalyticsProjection) AddRevenue(ctx context.Context, workspaceID string, day command.Day, currency string, r command.Revenue) error {
+func (p *Projection) AddRevenue(ctx context.Context, workspaceID string, day command.Day, currency string, r command.Revenue) error {
 	if _, err := p.db.Write(ctx).ExecContext(ctx, p.revenue, workspaceID, int64(day), currency, r.Gross, r.Refunded, r.Orders, r.Refunds); err != nil {
 		return fmt.Errorf("add revenue: %w", err)
 	}
@@ -62,7 +70,7 @@ func (p *AnalyticsProjection) AddRevenue(ctx context.Context, workspaceID string
 }
 
 // AddActivity adds a to the day's row.
-func (p *AnalyticsProjection) AddActivity(ctx context.Context, workspaceID string, day command.Day, a command.Activity) error {
+func (p *Projection) AddActivity(ctx context.Context, workspaceID string, day command.Day, a command.Activity) error {
 	if _, err := p.db.Write(ctx).ExecContext(ctx, p.activity, workspaceID, int64(day), a.StudentsNew, a.EnrollmentsCreated,
 		a.EnrollmentsRevoked, a.EnrollmentsCompleted, a.CohortCompleted, a.LessonsCompleted); err != nil {
 		return fmt.Errorf("add activity: %w", err)
@@ -71,7 +79,7 @@ func (p *AnalyticsProjection) AddActivity(ctx context.Context, workspaceID strin
 }
 
 // Enrollment reads what the projection remembers of an enrollment.
-func (p *AnalyticsProjection) Enrollment(ctx context.Context, workspaceID, enrollmentID string) (command.EnrollmentState, bool, error) {
+func (p *Projection) Enrollment(ctx context.Context, workspaceID, enrollmentID string) (command.EnrollmentState, bool, error) {
 	var revoked sql.NullInt64
 	err := p.db.Write(ctx).QueryRowxContext(ctx, p.enrollment, workspaceID, enrollmentID).Scan(&revoked)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -89,7 +97,7 @@ func (p *AnalyticsProjection) Enrollment(ctx context.Context, workspaceID, enrol
 }
 
 // SaveEnrollment stores the state of an enrollment.
-func (p *AnalyticsProjection) SaveEnrollment(ctx context.Context, workspaceID, enrollmentID string, s command.EnrollmentState) error {
+func (p *Projection) SaveEnrollment(ctx context.Context, workspaceID, enrollmentID string, s command.EnrollmentState) error {
 	var revoked sql.NullInt64
 	if s.RevokedDay != nil {
 		revoked = sql.NullInt64{Int64: int64(*s.RevokedDay), Valid: true}
@@ -101,7 +109,7 @@ func (p *AnalyticsProjection) SaveEnrollment(ctx context.Context, workspaceID, e
 }
 
 // Advance records the last event of the workspace applied.
-func (p *AnalyticsProjection) Advance(ctx context.Context, workspaceID, eventID string, eventAt, appliedAt time.Time) error {
+func (p *Projection) Advance(ctx context.Context, workspaceID, eventID string, eventAt, appliedAt time.Time) error {
 	if _, err := p.db.Write(ctx).ExecContext(ctx, p.advance, workspaceID, eventID, eventAt.UTC(), appliedAt.UTC()); err != nil {
 		return fmt.Errorf("advance analytics progress: %w", err)
 	}
@@ -109,7 +117,7 @@ func (p *AnalyticsProjection) Advance(ctx context.Context, workspaceID, eventID 
 }
 
 // Reset empties the read model in the transaction of ctx (projections rebuild).
-func (p *AnalyticsProjection) Reset(ctx context.Context) error {
+func (p *Projection) Reset(ctx context.Context) error {
 	for _, q := range p.reset {
 		if _, err := p.db.Write(ctx).ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("reset analytics read model: %w", err)
