@@ -70,3 +70,15 @@ func TestContractSignInState(t *testing.T) {
 func TestContractAuditLog(t *testing.T) {
 	testenv.Contract(t, testenv.AuditAdapters, contracttest.Audit)
 }
+
+func TestContractAnalyticsProjection(t *testing.T) {
+	testenv.Contract(t, testenv.AnalyticsAdapters, contracttest.AnalyticsProjection)
+}
+
+func TestContractAnalyticsSummary(t *testing.T) {
+	testenv.Contract(t, testenv.AnalyticsAdapters, contracttest.AnalyticsSummary)
+}
+
+func TestContractAnalyticsDaily(t *testing.T) {
+	testenv.Contract(t, testenv.AnalyticsAdapters, contracttest.AnalyticsDaily)
+}
