@@ -14,6 +14,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/contracttest"
+	memanalytics "github.com/creatorapi/creatorapi/adapters/memory/analytics"
 	memcertificates "github.com/creatorapi/creatorapi/adapters/memory/certificates"
 	memcourses "github.com/creatorapi/creatorapi/adapters/memory/courses"
 	memenrollments "github.com/creatorapi/creatorapi/adapters/memory/enrollments"
@@ -32,9 +33,11 @@ type AdapterSet string
 
 // The adapter sets: the databases, as in production, or the in-memory twins where a
 // module has them (today courses, enrollments, students, orders, live sessions,
-// certificates, keys, members and audit; other modules stay on the database, and so do
-// workspaces, whose rows the other modules' foreign keys need: MemoryWorkspaces swaps
-// them alone).
+// certificates, keys, members, audit and analytics; other modules stay on the database,
+// and so do workspaces, whose rows the other modules' foreign keys need: MemoryWorkspaces
+// swaps them alone). The event pipeline's positions and ledger stay in the database: the
+// analytics twin is outside the consumer's transaction, so its figures are exact only
+// while no event fails or comes again (docs/architecture.md).
 const (
 	Databases AdapterSet = "databases"
 	Memory    AdapterSet = "memory"
@@ -53,7 +56,8 @@ func StartWith(t testing.TB, databaseURL string, o Options, extra ...fx.Option) 
 		opts = append(opts, MemoryCourses(memcourses.New()), MemoryEnrollments(memenrollments.New()),
 			MemoryLiveSessions(memlivesessions.New()), MemoryCertificates(memcertificates.New()), MemoryKeys(memkeys.New()),
 			MemoryStudents(memstudents.New()), MemoryOrders(memorders.New()),
-			MemoryMembers(memmembers.New()), MemoryAudit(memaudit.New(ids.NewULIDs(clock.System{}), clock.System{})))
+			MemoryMembers(memmembers.New()), MemoryAudit(memaudit.New(ids.NewULIDs(clock.System{}), clock.System{})),
+			MemoryAnalytics(memanalytics.New()))
 	}
 	return Start(t, databaseURL, append(opts, extra...)...)
 }
