@@ -6,10 +6,6 @@ package certificates
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
-	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/domain/certificates"
@@ -35,17 +31,6 @@ func NewRepository(db *sqldb.DB) *Repository {
 	}
 }
 
-// certificateRow has the fields of certificates.Certificate with their columns, so a
-// row converts to the aggregate (Go ignores tags in conversions).
-type certificateRow struct {
-	ID           string    `db:"id"`
-	WorkspaceID  string    `db:"workspace_id"`
-	StudentID    string    `db:"student_id"`
-	CourseID     string    `db:"course_id"`
-	EnrollmentID string    `db:"enrollment_id"`
-	IssuedAt     time.Time `db:"issued_at"`
-}
-
 // Add inserts c unless the student already has a certificate for the course.
 func (r *Repository) Add(ctx context.Context, c *certificates.Certificate) (bool, error) {
 	return r.db.Changes(ctx, "insert certificate", r.insert, c.ID, c.WorkspaceID, c.StudentID, c.CourseID, c.EnrollmentID, c.IssuedAt)
@@ -53,15 +38,11 @@ func (r *Repository) Add(ctx context.Context, c *certificates.Certificate) (bool
 
 // Find returns the student's certificate for the course, or NotFound.
 func (r *Repository) Find(ctx context.Context, workspaceID, studentID, courseID string) (*certificates.Certificate, error) {
-	var row certificateRow
-	err := r.db.Read(ctx).GetContext(ctx, &row, r.find, workspaceID, studentID, courseID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, kernel.NotFound("no certificate of student %s for course %s", studentID, courseID)
-	}
+	var c certificates.Certificate
+	err := sqldb.One(ctx, r.db.Read(ctx), &c, kernel.NotFound("no certificate of student %s for course %s", studentID, courseID),
+		r.find, workspaceID, studentID, courseID)
 	if err != nil {
-		return nil, fmt.Errorf("find certificate: %w", err)
+		return nil, err
 	}
-	c := certificates.Certificate(row)
-	c.IssuedAt = c.IssuedAt.UTC()
 	return &c, nil
 }

@@ -2,10 +2,7 @@ package enrollments
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
-	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/domain/enrollments"
@@ -37,25 +34,9 @@ func (p *Progress) Add(ctx context.Context, c enrollments.LessonCompletion) (boo
 
 // Get returns the recorded completion or NotFound.
 func (p *Progress) Get(ctx context.Context, workspaceID, enrollmentID, lessonID string) (enrollments.LessonCompletion, error) {
-	var row struct {
-		WorkspaceID  string    `db:"workspace_id"`
-		EnrollmentID string    `db:"enrollment_id"`
-		StudentID    string    `db:"student_id"`
-		CourseID     string    `db:"course_id"`
-		LessonID     string    `db:"lesson_id"`
-		CompletedAt  time.Time `db:"completed_at"`
-	}
-	err := p.db.Read(ctx).GetContext(ctx, &row, p.get, workspaceID, enrollmentID, lessonID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return enrollments.LessonCompletion{}, kernel.NotFound("lesson %s not completed", lessonID)
-	}
-	if err != nil {
-		return enrollments.LessonCompletion{}, fmt.Errorf("get lesson progress: %w", err)
-	}
-	return enrollments.LessonCompletion{
-		WorkspaceID: row.WorkspaceID, EnrollmentID: row.EnrollmentID, StudentID: row.StudentID, CourseID: row.CourseID,
-		LessonID: row.LessonID, CompletedAt: row.CompletedAt.UTC(),
-	}, nil
+	var c enrollments.LessonCompletion
+	err := sqldb.One(ctx, p.db.Read(ctx), &c, kernel.NotFound("lesson %s not completed", lessonID), p.get, workspaceID, enrollmentID, lessonID)
+	return c, err
 }
 
 // Count returns how many lessons the enrollment completed.

@@ -2,8 +2,6 @@ package enrollments
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -34,24 +32,6 @@ func NewReads(db *sqldb.DB) *Reads {
 	}
 }
 
-type factsRow struct {
-	ID               string     `db:"id"`
-	StudentID        string     `db:"student_id"`
-	CourseID         string     `db:"course_id"`
-	Status           string     `db:"status"`
-	CreatedAt        time.Time  `db:"created_at"`
-	RevokedAt        *time.Time `db:"revoked_at"`
-	CompletedAt      *time.Time `db:"completed_at"`
-	CompletedLessons int        `db:"completed_lessons"`
-}
-
-func (r factsRow) facts() query.Facts {
-	return query.Facts{
-		ID: r.ID, StudentID: r.StudentID, CourseID: r.CourseID, Status: r.Status, CreatedAt: r.CreatedAt.UTC(),
-		RevokedAt: utc(r.RevokedAt), CompletedAt: utc(r.CompletedAt), CompletedLessons: r.CompletedLessons,
-	}
-}
-
 // Find reads the enrollment as the API shows it, or NotFound.
 func (r *Reads) Find(ctx context.Context, workspaceID, id string) (query.Enrollment, error) {
 	e, err := one(ctx, r.db.Read(ctx), r.find, "enrollment "+id, workspaceID, id)
@@ -73,27 +53,22 @@ func (r *Reads) OfStudents(ctx context.Context, workspaceID string, studentIDs [
 	if err != nil {
 		return nil, fmt.Errorf("expand student ids: %w", err)
 	}
-	var rows []factsRow
-	if err := r.db.Read(ctx).SelectContext(ctx, &rows, r.db.Rebind(stmt), args...); err != nil {
-		return nil, fmt.Errorf("list enrollments of students: %w", err)
+	rows, err := sqldb.All[query.Facts](ctx, r.db.Read(ctx), r.db.Rebind(stmt), args...)
+	if err != nil {
+		return nil, err
 	}
 	for _, row := range rows {
-		out[row.StudentID] = append(out[row.StudentID], row.facts())
+		out[row.StudentID] = append(out[row.StudentID], row)
 	}
 	return out, nil
 }
 
 // OfPair returns the student's enrollment in the course, or NotFound.
 func (r *Reads) OfPair(ctx context.Context, workspaceID, studentID, courseID string) (query.Facts, error) {
-	var row factsRow
-	err := r.db.Read(ctx).GetContext(ctx, &row, r.pair, workspaceID, studentID, courseID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return query.Facts{}, kernel.NotFound("no enrollment of student %s in course %s", studentID, courseID)
-	}
-	if err != nil {
-		return query.Facts{}, fmt.Errorf("enrollment of student: %w", err)
-	}
-	return row.facts(), nil
+	var f query.Facts
+	err := sqldb.One(ctx, r.db.Read(ctx), &f, kernel.NotFound("no enrollment of student %s in course %s", studentID, courseID),
+		r.pair, workspaceID, studentID, courseID)
+	return f, err
 }
 
 // FirstActivity returns the earliest enrollment or lesson completion, any workspace.

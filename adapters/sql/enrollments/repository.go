@@ -2,13 +2,9 @@ package enrollments
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/domain/enrollments"
-	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
 // Repository stores enrollment aggregates (enrollments.Repository).
@@ -48,23 +44,7 @@ func (r *Repository) GetByPair(ctx context.Context, workspaceID, studentID, cour
 	return one(ctx, r.db.Write(ctx), r.getByPair, "enrollment", workspaceID, studentID, courseID)
 }
 
-func one(ctx context.Context, q sqldb.Querier, stmt, what string, args ...any) (*enrollments.Enrollment, error) {
-	var row enrollmentRow
-	err := q.GetContext(ctx, &row, stmt, args...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, kernel.NotFound("%s not found", what)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("get enrollment: %w", err)
-	}
-	return row.enrollment(), nil
-}
-
 // Update saves the state of e.
 func (r *Repository) Update(ctx context.Context, e *enrollments.Enrollment) error {
-	_, err := r.db.Write(ctx).ExecContext(ctx, r.update, string(e.Status), e.UpdatedAt, e.RevokedAt, e.CompletedAt, e.WorkspaceID, e.ID)
-	if err != nil {
-		return fmt.Errorf("update enrollment: %w", err)
-	}
-	return nil
+	return r.db.Exec(ctx, "update enrollment", r.update, string(e.Status), e.UpdatedAt, e.RevokedAt, e.CompletedAt, e.WorkspaceID, e.ID)
 }

@@ -4,8 +4,6 @@ package keys
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -44,12 +42,8 @@ func NewRepository(db *sqldb.DB) *Repository {
 
 // Add inserts k.
 func (r *Repository) Add(ctx context.Context, k *keys.Key) error {
-	_, err := r.db.Write(ctx).ExecContext(ctx, r.insert, k.ID, k.WorkspaceID, k.Name, k.Lookup, k.LastFour, k.SecretHash,
+	return r.db.Exec(ctx, "insert key", r.insert, k.ID, k.WorkspaceID, k.Name, k.Lookup, k.LastFour, k.SecretHash,
 		strings.Join(keys.ScopeNames(k.Scopes), " "), k.PerMinute, k.PerDay, k.CreatedAt, k.RevokedAt, k.LastUsedAt)
-	if err != nil {
-		return fmt.Errorf("insert key: %w", err)
-	}
-	return nil
 }
 
 // Get returns the key of the workspace or NotFound.
@@ -64,38 +58,26 @@ func (r *Repository) FindByLookup(ctx context.Context, lookup string) (*keys.Key
 
 func (r *Repository) one(ctx context.Context, query, what string, args ...any) (*keys.Key, error) {
 	var row keyRow
-	err := r.db.Read(ctx).GetContext(ctx, &row, query, args...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, kernel.NotFound("%s not found", what)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("get key: %w", err)
+	if err := sqldb.One(ctx, r.db.Read(ctx), &row, kernel.NotFound("%s not found", what), query, args...); err != nil {
+		return nil, err
 	}
 	return row.key(), nil
 }
 
 // List returns the workspace's keys, newest first.
 func (r *Repository) List(ctx context.Context, workspaceID string) ([]*keys.Key, error) {
-	var rows []keyRow
-	if err := r.db.Read(ctx).SelectContext(ctx, &rows, r.list, workspaceID); err != nil {
-		return nil, fmt.Errorf("list keys: %w", err)
-	}
-	return keysOf(rows), nil
+	rows, err := sqldb.All[keyRow](ctx, r.db.Read(ctx), r.list, workspaceID)
+	return keysOf(rows), err
 }
 
 // Page returns up to limit keys after after (nil: from the newest), newest first.
 func (r *Repository) Page(ctx context.Context, workspaceID string, after *platform.Position, limit int) ([]*keys.Key, error) {
-	var rows []keyRow
-	var err error
-	if after == nil {
-		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.firstPage, workspaceID, limit)
-	} else {
-		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.nextPage, workspaceID, after.CreatedAt.UTC(), after.ID, limit)
+	stmt, args := r.firstPage, []any{workspaceID, limit}
+	if after != nil {
+		stmt, args = r.nextPage, []any{workspaceID, after.CreatedAt.UTC(), after.ID, limit}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("page keys: %w", err)
-	}
-	return keysOf(rows), nil
+	rows, err := sqldb.All[keyRow](ctx, r.db.Read(ctx), stmt, args...)
+	return keysOf(rows), err
 }
 
 // Count returns the active keys and those created before rotateBefore.

@@ -2,46 +2,28 @@ package members
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/domain/members"
 )
 
 // Links is the Store seen as members.Links.
 type Links struct{ *Store }
 
-type linkRow struct {
-	TokenHash   []byte     `db:"token_hash"`
-	Email       string     `db:"email"`
-	WorkspaceID string     `db:"workspace_id"`
-	CreatedAt   time.Time  `db:"created_at"`
-	ExpiresAt   time.Time  `db:"expires_at"`
-	UsedAt      *time.Time `db:"used_at"`
-}
-
 // Add inserts l.
 func (s Links) Add(ctx context.Context, l *members.Link) error {
-	if _, err := s.db.Write(ctx).ExecContext(ctx, s.q.addLink, l.TokenHash, l.Email, l.WorkspaceID, l.CreatedAt, l.ExpiresAt, l.UsedAt); err != nil {
-		return fmt.Errorf("add sign-in link: %w", err)
-	}
-	return nil
+	return s.db.Exec(ctx, "add sign-in link", s.q.addLink, l.TokenHash, l.Email, l.WorkspaceID, l.CreatedAt, l.ExpiresAt, l.UsedAt)
 }
 
 // Get finds a link by its hash.
 func (s Links) Get(ctx context.Context, hash []byte) (*members.Link, error) {
-	var r linkRow
-	err := s.db.Read(ctx).GetContext(ctx, &r, s.q.getLink, hash)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, members.ErrLinkUnusable
+	var l members.Link
+	if err := sqldb.One(ctx, s.db.Read(ctx), &l, members.ErrLinkUnusable, s.q.getLink, hash); err != nil {
+		return nil, err
 	}
-	if err != nil {
-		return nil, fmt.Errorf("get sign-in link: %w", err)
-	}
-	return &members.Link{TokenHash: r.TokenHash, Email: r.Email, WorkspaceID: r.WorkspaceID,
-		CreatedAt: r.CreatedAt.UTC(), ExpiresAt: r.ExpiresAt.UTC(), UsedAt: r.UsedAt}, nil
+	return &l, nil
 }
 
 // SaveUse marks the link used once: a concurrent second use changes no row.
@@ -51,8 +33,8 @@ func (s Links) SaveUse(ctx context.Context, l *members.Link) (bool, error) {
 
 // RecordRequest inserts the request and counts the window's requests.
 func (s Links) RecordRequest(ctx context.Context, email, address string, now, since time.Time) (int, int, error) {
-	if _, err := s.db.Write(ctx).ExecContext(ctx, s.q.addRequest, email, address, now); err != nil {
-		return 0, 0, fmt.Errorf("record sign-in request: %w", err)
+	if err := s.db.Exec(ctx, "record sign-in request", s.q.addRequest, email, address, now); err != nil {
+		return 0, 0, err
 	}
 	var c struct {
 		ByEmail   int `db:"by_email"`

@@ -6,8 +6,6 @@ package members
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -58,58 +56,25 @@ func NewStore(db *sqldb.DB) *Store {
 // Rows is the Store seen as members.Rows.
 type Rows struct{ *Store }
 
-type memberRow struct {
-	WorkspaceID string     `db:"workspace_id"`
-	Email       string     `db:"email"`
-	Role        string     `db:"role"`
-	InvitedBy   string     `db:"invited_by"`
-	InvitedAt   time.Time  `db:"invited_at"`
-	JoinedAt    *time.Time `db:"joined_at"`
-}
-
-func (r memberRow) member() members.Member {
-	var joined *time.Time
-	if r.JoinedAt != nil {
-		j := r.JoinedAt.UTC()
-		joined = &j
-	}
-	return members.Member{WorkspaceID: r.WorkspaceID, Email: r.Email, Role: members.Role(r.Role),
-		InvitedBy: r.InvitedBy, InvitedAt: r.InvitedAt.UTC(), JoinedAt: joined}
-}
-
-func (s Rows) selectRows(ctx context.Context, stmt, what string, args ...any) ([]members.Member, error) {
-	var rows []memberRow
-	if err := s.db.Read(ctx).SelectContext(ctx, &rows, stmt, args...); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	out := make([]members.Member, len(rows))
-	for i, r := range rows {
-		out[i] = r.member()
-	}
-	return out, nil
+func (s Rows) selectRows(ctx context.Context, stmt string, args ...any) ([]members.Member, error) {
+	return sqldb.All[members.Member](ctx, s.db.Read(ctx), stmt, args...)
 }
 
 // OfPerson lists email's rows.
 func (s Rows) OfPerson(ctx context.Context, email string) ([]members.Member, error) {
-	return s.selectRows(ctx, s.q.ofPerson, "memberships", strings.ToLower(email))
+	return s.selectRows(ctx, s.q.ofPerson, strings.ToLower(email))
 }
 
 // OfWorkspace lists a workspace's rows by invitation time, then e-mail.
 func (s Rows) OfWorkspace(ctx context.Context, workspaceID string) ([]members.Member, error) {
-	return s.selectRows(ctx, s.q.list, "list members", workspaceID)
+	return s.selectRows(ctx, s.q.list, workspaceID)
 }
 
 // Get returns email's row in workspaceID, or NotFound.
 func (s Rows) Get(ctx context.Context, workspaceID, email string) (members.Member, error) {
-	var r memberRow
-	err := s.db.Read(ctx).GetContext(ctx, &r, s.q.get, workspaceID, strings.ToLower(email))
-	if errors.Is(err, sql.ErrNoRows) {
-		return members.Member{}, kernel.NotFound("member %s not found", email)
-	}
-	if err != nil {
-		return members.Member{}, fmt.Errorf("get member: %w", err)
-	}
-	return r.member(), nil
+	var m members.Member
+	err := sqldb.One(ctx, s.db.Read(ctx), &m, kernel.NotFound("member %s not found", email), s.q.get, workspaceID, strings.ToLower(email))
+	return m, err
 }
 
 // Add inserts an invitation.
@@ -138,8 +103,5 @@ func (s Rows) Remove(ctx context.Context, workspaceID, email string) error {
 
 // MarkJoined records the first sign-in after an invitation.
 func (s Rows) MarkJoined(ctx context.Context, workspaceID, email string, at time.Time) error {
-	if _, err := s.db.Write(ctx).ExecContext(ctx, s.q.joined, at, workspaceID, email); err != nil {
-		return fmt.Errorf("mark joined: %w", err)
-	}
-	return nil
+	return s.db.Exec(ctx, "mark joined", s.q.joined, at, workspaceID, email)
 }

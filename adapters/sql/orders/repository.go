@@ -2,8 +2,6 @@ package orders
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -92,15 +90,11 @@ func (r *Repository) Get(ctx context.Context, workspaceID, id string) (*orders.O
 
 // one reads the order stmt selects by workspace and id, or NotFound.
 func one(ctx context.Context, db *sqldb.DB, q sqldb.Querier, stmt, workspaceID, id string) (*orders.Order, error) {
-	var row orderRow
-	err := q.GetContext(ctx, &row, stmt, workspaceID, id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, kernel.NotFound("order %s not found", id)
+	row := make([]orders.Order, 1)
+	if err := sqldb.One(ctx, q, &row[0], kernel.NotFound("order %s not found", id), stmt, workspaceID, id); err != nil {
+		return nil, err
 	}
-	if err != nil {
-		return nil, fmt.Errorf("get order: %w", err)
-	}
-	list, err := load(ctx, db, q, workspaceID, []orderRow{row})
+	list, err := load(ctx, db, q, workspaceID, row)
 	if err != nil {
 		return nil, err
 	}

@@ -2,8 +2,6 @@ package students
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -39,16 +37,8 @@ func (r *Repository) Add(ctx context.Context, s *students.Student) (bool, error)
 	if err != nil {
 		return false, err
 	}
-	res, err := r.db.Write(ctx).ExecContext(ctx, r.insert, s.ID, s.WorkspaceID, s.Email, s.FirstName, s.LastName, s.ExternalID,
+	return r.db.Changes(ctx, "insert student", r.insert, s.ID, s.WorkspaceID, s.Email, s.FirstName, s.LastName, s.ExternalID,
 		meta, s.CreatedAt, s.UpdatedAt, s.DeletedAt, students.EmailKey(s.Email))
-	if err != nil {
-		return false, fmt.Errorf("insert student: %w", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("insert student: %w", err)
-	}
-	return n == 1, nil
 }
 
 // Get loads a live student, locked for the caller's transaction, or NotFound.
@@ -59,12 +49,8 @@ func (r *Repository) Get(ctx context.Context, workspaceID, id string) (*students
 // one reads the student stmt selects with args, or NotFound naming what.
 func one(ctx context.Context, q sqldb.Querier, stmt, what string, args ...any) (*students.Student, error) {
 	var row studentRow
-	err := q.GetContext(ctx, &row, stmt, args...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, kernel.NotFound("%s not found", what)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("get student: %w", err)
+	if err := sqldb.One(ctx, q, &row, kernel.NotFound("%s not found", what), stmt, args...); err != nil {
+		return nil, err
 	}
 	return row.student()
 }
@@ -88,8 +74,5 @@ func (r *Repository) Update(ctx context.Context, s *students.Student) error {
 
 // Touch moves the student's updated_at forward to at, never back (deleted students too).
 func (r *Repository) Touch(ctx context.Context, workspaceID, id string, at time.Time) error {
-	if _, err := r.db.Write(ctx).ExecContext(ctx, r.touch, at, workspaceID, id, at); err != nil {
-		return fmt.Errorf("touch student: %w", err)
-	}
-	return nil
+	return r.db.Exec(ctx, "touch student", r.touch, at, workspaceID, id, at)
 }
