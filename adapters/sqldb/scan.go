@@ -123,3 +123,22 @@ func inUTC(v reflect.Value) {
 		}
 	}
 }
+
+// Prepared is a repository's database with its statements, rebound for the dialect
+// once at construction (see Prepare). Repositories embed it.
+type Prepared[S any] struct {
+	DB *DB
+	Q  S
+}
+
+// Prepare rebinds each string field of statements (written with '?' placeholders) for
+// db's dialect.
+func Prepare[S any](db *DB, statements S) Prepared[S] {
+	v := reflect.ValueOf(&statements).Elem()
+	for i := range v.NumField() {
+		if f := v.Field(i); f.Kind() == reflect.String && f.CanSet() {
+			f.SetString(db.Rebind(f.String()))
+		}
+	}
+	return Prepared[S]{DB: db, Q: statements}
+}

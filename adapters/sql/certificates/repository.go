@@ -14,33 +14,31 @@ import (
 
 // Repository stores certificates (certificates/command.Store: certificates.Repository
 // and Find).
-type Repository struct {
-	db           *sqldb.DB
-	insert, find string
-}
+type Repository struct{ sqldb.Prepared[statements] }
+
+type statements struct{ Insert, Find string }
 
 // NewRepository prepares the statements for db's dialect.
 func NewRepository(db *sqldb.DB) *Repository {
-	return &Repository{
-		db: db,
+	return &Repository{sqldb.Prepare(db, statements{
 		// The unique (workspace, student, course) constraint settles concurrent issues.
-		insert: db.Rebind(`INSERT INTO certificates (id, workspace_id, student_id, course_id, enrollment_id, issued_at)
-			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, student_id, course_id) DO NOTHING`),
-		find: db.Rebind(`SELECT id, workspace_id, student_id, course_id, enrollment_id, issued_at FROM certificates
-			WHERE workspace_id = ? AND student_id = ? AND course_id = ?`),
-	}
+		Insert: `INSERT INTO certificates (id, workspace_id, student_id, course_id, enrollment_id, issued_at)
+			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, student_id, course_id) DO NOTHING`,
+		Find: `SELECT id, workspace_id, student_id, course_id, enrollment_id, issued_at FROM certificates
+			WHERE workspace_id = ? AND student_id = ? AND course_id = ?`,
+	})}
 }
 
 // Add inserts c unless the student already has a certificate for the course.
 func (r *Repository) Add(ctx context.Context, c *certificates.Certificate) (bool, error) {
-	return r.db.Changes(ctx, "insert certificate", r.insert, c.ID, c.WorkspaceID, c.StudentID, c.CourseID, c.EnrollmentID, c.IssuedAt)
+	return r.DB.Changes(ctx, "insert certificate", r.Q.Insert, c.ID, c.WorkspaceID, c.StudentID, c.CourseID, c.EnrollmentID, c.IssuedAt)
 }
 
 // Find returns the student's certificate for the course, or NotFound.
 func (r *Repository) Find(ctx context.Context, workspaceID, studentID, courseID string) (*certificates.Certificate, error) {
 	var c certificates.Certificate
-	err := sqldb.One(ctx, r.db.Read(ctx), &c, kernel.NotFound("no certificate of student %s for course %s", studentID, courseID),
-		r.find, workspaceID, studentID, courseID)
+	err := sqldb.One(ctx, r.DB.Read(ctx), &c, kernel.NotFound("no certificate of student %s for course %s", studentID, courseID),
+		r.Q.Find, workspaceID, studentID, courseID)
 	if err != nil {
 		return nil, err
 	}

@@ -14,16 +14,16 @@ import (
 // Catalog answers the courses module's published query (query.Catalog): what other
 // modules may know about courses, read in the caller's transaction when there is one.
 type Catalog struct {
-	db     *sqldb.DB
-	lesson string
+	sqldb.Prepared[catalogStatements]
 }
+
+type catalogStatements struct{ Lesson string }
 
 // NewCatalog prepares the statements for db's dialect.
 func NewCatalog(db *sqldb.DB) *Catalog {
-	return &Catalog{
-		db:     db,
-		lesson: db.Rebind(`SELECT course_id FROM lessons WHERE workspace_id = ? AND id = ?`),
-	}
+	return &Catalog{sqldb.Prepare(db, catalogStatements{
+		Lesson: `SELECT course_id FROM lessons WHERE workspace_id = ? AND id = ?`,
+	})}
 }
 
 // Facts returns the courses among ids in the workspace, any status.
@@ -37,7 +37,7 @@ func (c *Catalog) Facts(ctx context.Context, workspaceID string, ids []string) (
 	if err != nil {
 		return nil, fmt.Errorf("course facts: %w", err)
 	}
-	rows, err := sqldb.All[query.CourseFacts](ctx, c.db.Read(ctx), c.db.Rebind(s), args...)
+	rows, err := sqldb.All[query.CourseFacts](ctx, c.DB.Read(ctx), c.DB.Rebind(s), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -50,6 +50,6 @@ func (c *Catalog) Facts(ctx context.Context, workspaceID string, ids []string) (
 // LessonCourse returns the course of a lesson, or NotFound outside the workspace.
 func (c *Catalog) LessonCourse(ctx context.Context, workspaceID, lessonID string) (string, error) {
 	var courseID string
-	err := sqldb.One(ctx, c.db.Read(ctx), &courseID, kernel.NotFound("lesson %s not found", lessonID), c.lesson, workspaceID, lessonID)
+	err := sqldb.One(ctx, c.DB.Read(ctx), &courseID, kernel.NotFound("lesson %s not found", lessonID), c.Q.Lesson, workspaceID, lessonID)
 	return courseID, err
 }

@@ -17,33 +17,31 @@ import (
 const sessionColumns = `id, workspace_id, course_id, title, status, started_at, ended_at, created_at, updated_at`
 
 // Repository stores live sessions (livesessions.Repository).
-type Repository struct {
-	db                  *sqldb.DB
-	insert, get, update string
-}
+type Repository struct{ sqldb.Prepared[statements] }
+
+type statements struct{ Insert, Get, Update string }
 
 // NewRepository prepares the statements for db's dialect.
 func NewRepository(db *sqldb.DB) *Repository {
-	return &Repository{
-		db:     db,
-		insert: db.Rebind(`INSERT INTO live_sessions (` + sessionColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+	return &Repository{sqldb.Prepare(db, statements{
+		Insert: `INSERT INTO live_sessions (` + sessionColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		// Transitions load the session inside their transaction: the lock keeps two
 		// concurrent starts from both succeeding.
-		get:    db.Rebind(`SELECT ` + sessionColumns + ` FROM live_sessions WHERE workspace_id = ? AND id = ?` + db.ForUpdate()),
-		update: db.Rebind(`UPDATE live_sessions SET status = ?, started_at = ?, ended_at = ?, updated_at = ? WHERE workspace_id = ? AND id = ?`),
-	}
+		Get:    `SELECT ` + sessionColumns + ` FROM live_sessions WHERE workspace_id = ? AND id = ?` + db.ForUpdate(),
+		Update: `UPDATE live_sessions SET status = ?, started_at = ?, ended_at = ?, updated_at = ? WHERE workspace_id = ? AND id = ?`,
+	})}
 }
 
 // Add inserts a new session; an id that exists already is an error.
 func (r *Repository) Add(ctx context.Context, s *livesessions.Session) error {
-	return r.db.Exec(ctx, "insert live session", r.insert, s.ID, s.WorkspaceID, s.CourseID, s.Title, string(s.Status),
+	return r.DB.Exec(ctx, "insert live session", r.Q.Insert, s.ID, s.WorkspaceID, s.CourseID, s.Title, string(s.Status),
 		s.StartedAt, s.EndedAt, s.CreatedAt, s.UpdatedAt)
 }
 
 // Get loads the session, locked for the caller's transaction, or NotFound.
 func (r *Repository) Get(ctx context.Context, workspaceID, id string) (*livesessions.Session, error) {
 	var s livesessions.Session
-	if err := sqldb.One(ctx, r.db.Write(ctx), &s, kernel.NotFound("live session %s not found", id), r.get, workspaceID, id); err != nil {
+	if err := sqldb.One(ctx, r.DB.Write(ctx), &s, kernel.NotFound("live session %s not found", id), r.Q.Get, workspaceID, id); err != nil {
 		return nil, err
 	}
 	return &s, nil
@@ -51,5 +49,5 @@ func (r *Repository) Get(ctx context.Context, workspaceID, id string) (*livesess
 
 // Update saves the session's state (status and instants).
 func (r *Repository) Update(ctx context.Context, s *livesessions.Session) error {
-	return r.db.Exec(ctx, "update live session", r.update, string(s.Status), s.StartedAt, s.EndedAt, s.UpdatedAt, s.WorkspaceID, s.ID)
+	return r.DB.Exec(ctx, "update live session", r.Q.Update, string(s.Status), s.StartedAt, s.EndedAt, s.UpdatedAt, s.WorkspaceID, s.ID)
 }

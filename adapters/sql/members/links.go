@@ -14,13 +14,13 @@ type Links struct{ *Store }
 
 // Add inserts l.
 func (s Links) Add(ctx context.Context, l *members.Link) error {
-	return s.db.Exec(ctx, "add sign-in link", s.q.addLink, l.TokenHash, l.Email, l.WorkspaceID, l.CreatedAt, l.ExpiresAt, l.UsedAt)
+	return s.DB.Exec(ctx, "add sign-in link", s.Q.AddLink, l.TokenHash, l.Email, l.WorkspaceID, l.CreatedAt, l.ExpiresAt, l.UsedAt)
 }
 
 // Get finds a link by its hash.
 func (s Links) Get(ctx context.Context, hash []byte) (*members.Link, error) {
 	var l members.Link
-	if err := sqldb.One(ctx, s.db.Read(ctx), &l, members.ErrLinkUnusable, s.q.getLink, hash); err != nil {
+	if err := sqldb.One(ctx, s.DB.Read(ctx), &l, members.ErrLinkUnusable, s.Q.GetLink, hash); err != nil {
 		return nil, err
 	}
 	return &l, nil
@@ -28,19 +28,19 @@ func (s Links) Get(ctx context.Context, hash []byte) (*members.Link, error) {
 
 // SaveUse marks the link used once: a concurrent second use changes no row.
 func (s Links) SaveUse(ctx context.Context, l *members.Link) (bool, error) {
-	return s.db.Changes(ctx, "use sign-in link", s.q.useLink, l.UsedAt, l.TokenHash)
+	return s.DB.Changes(ctx, "use sign-in link", s.Q.UseLink, l.UsedAt, l.TokenHash)
 }
 
 // RecordRequest inserts the request and counts the window's requests.
 func (s Links) RecordRequest(ctx context.Context, email, address string, now, since time.Time) (int, int, error) {
-	if err := s.db.Exec(ctx, "record sign-in request", s.q.addRequest, email, address, now); err != nil {
+	if err := s.DB.Exec(ctx, "record sign-in request", s.Q.AddRequest, email, address, now); err != nil {
 		return 0, 0, err
 	}
 	var c struct {
 		ByEmail   int `db:"by_email"`
 		ByAddress int `db:"by_address"`
 	}
-	if err := s.db.Write(ctx).GetContext(ctx, &c, s.q.countRequests, email, since, address, since); err != nil {
+	if err := s.DB.Write(ctx).GetContext(ctx, &c, s.Q.CountRequests, email, since, address, since); err != nil {
 		return 0, 0, fmt.Errorf("count sign-in requests: %w", err)
 	}
 	return c.ByEmail, c.ByAddress, nil

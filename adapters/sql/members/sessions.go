@@ -16,13 +16,13 @@ type Sessions struct{ *Store }
 
 // Add inserts s.
 func (s Sessions) Add(ctx context.Context, x *members.Session) error {
-	return s.db.Exec(ctx, "add session", s.q.addSession, x.TokenHash, x.Email, x.CSRFToken, x.CreatedAt, x.LastSeenAt, x.ExpiresAt, x.EndedAt)
+	return s.DB.Exec(ctx, "add session", s.Q.AddSession, x.TokenHash, x.Email, x.CSRFToken, x.CreatedAt, x.LastSeenAt, x.ExpiresAt, x.EndedAt)
 }
 
 // Get finds a session by its hash.
 func (s Sessions) Get(ctx context.Context, hash []byte) (*members.Session, error) {
 	var x members.Session
-	if err := sqldb.One(ctx, s.db.Read(ctx), &x, kernel.Unauthenticated("no such session; sign in again"), s.q.getSession, hash); err != nil {
+	if err := sqldb.One(ctx, s.DB.Read(ctx), &x, kernel.Unauthenticated("no such session; sign in again"), s.Q.GetSession, hash); err != nil {
 		return nil, err
 	}
 	return &x, nil
@@ -30,17 +30,17 @@ func (s Sessions) Get(ctx context.Context, hash []byte) (*members.Session, error
 
 // Touch moves last_seen_at forward.
 func (s Sessions) Touch(ctx context.Context, x *members.Session) error {
-	return s.db.Exec(ctx, "touch session", s.q.touchSession, x.LastSeenAt, x.TokenHash, x.LastSeenAt)
+	return s.DB.Exec(ctx, "touch session", s.Q.TouchSession, x.LastSeenAt, x.TokenHash, x.LastSeenAt)
 }
 
 // End ends one session.
 func (s Sessions) End(ctx context.Context, hash []byte, at time.Time) error {
-	return s.db.Exec(ctx, "end session", s.q.endSession, at, hash)
+	return s.DB.Exec(ctx, "end session", s.Q.EndSession, at, hash)
 }
 
 // EndAllOf ends every live session of email.
 func (s Sessions) EndAllOf(ctx context.Context, email string, at time.Time) error {
-	return s.db.Exec(ctx, "end sessions", s.q.endAllOf, at, email)
+	return s.DB.Exec(ctx, "end sessions", s.Q.EndAllOf, at, email)
 }
 
 // Prune deletes what no longer serves: requests older than the limits' window, links
@@ -60,7 +60,7 @@ func (s Sessions) Prune(ctx context.Context, now time.Time) (int64, error) {
 			idle := now.Add(-members.IdleTimeout - 30*24*time.Hour)
 			args = []any{q.before, q.before, idle}
 		}
-		res, err := s.db.Write(ctx).ExecContext(ctx, s.db.Rebind(q.stmt), args...)
+		res, err := s.DB.Write(ctx).ExecContext(ctx, s.DB.Rebind(q.stmt), args...)
 		if err != nil {
 			return total, fmt.Errorf("prune sign-in state: %w", err)
 		}

@@ -11,24 +11,22 @@ import (
 )
 
 // Repository stores student aggregates (students.Repository).
-type Repository struct {
-	db                         *sqldb.DB
-	insert, get, update, touch string
-}
+type Repository struct{ sqldb.Prepared[statements] }
+
+type statements struct{ Insert, Get, Update, Touch string }
 
 // NewRepository prepares the statements for db's dialect.
 func NewRepository(db *sqldb.DB) *Repository {
-	return &Repository{
-		db: db,
+	return &Repository{sqldb.Prepare(db, statements{
 		// No conflict target: the only unique index a new id can hit is the partial
 		// (workspace_id, email_lower) one, and naming a partial index differs per engine.
-		insert: db.Rebind(`INSERT INTO students (` + studentColumns + `, email_lower) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT DO NOTHING`),
-		get: db.Rebind(`SELECT ` + studentColumns + ` FROM students WHERE workspace_id = ? AND id = ? AND deleted_at IS NULL` + db.ForUpdate()),
-		update: db.Rebind(`UPDATE students SET email = ?, email_lower = ?, first_name = ?, last_name = ?, external_id = ?, metadata = ?,
-			updated_at = ?, deleted_at = ? WHERE workspace_id = ? AND id = ?`),
-		touch: db.Rebind(`UPDATE students SET updated_at = ? WHERE workspace_id = ? AND id = ? AND updated_at < ?`),
-	}
+		Insert: `INSERT INTO students (` + studentColumns + `, email_lower) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT DO NOTHING`,
+		Get: `SELECT ` + studentColumns + ` FROM students WHERE workspace_id = ? AND id = ? AND deleted_at IS NULL` + db.ForUpdate(),
+		Update: `UPDATE students SET email = ?, email_lower = ?, first_name = ?, last_name = ?, external_id = ?, metadata = ?,
+			updated_at = ?, deleted_at = ? WHERE workspace_id = ? AND id = ?`,
+		Touch: `UPDATE students SET updated_at = ? WHERE workspace_id = ? AND id = ? AND updated_at < ?`,
+	})}
 }
 
 // Add inserts s unless a live student of the workspace has its address; added tells which.
@@ -37,13 +35,13 @@ func (r *Repository) Add(ctx context.Context, s *students.Student) (bool, error)
 	if err != nil {
 		return false, err
 	}
-	return r.db.Changes(ctx, "insert student", r.insert, s.ID, s.WorkspaceID, s.Email, s.FirstName, s.LastName, s.ExternalID,
+	return r.DB.Changes(ctx, "insert student", r.Q.Insert, s.ID, s.WorkspaceID, s.Email, s.FirstName, s.LastName, s.ExternalID,
 		meta, s.CreatedAt, s.UpdatedAt, s.DeletedAt, students.EmailKey(s.Email))
 }
 
 // Get loads a live student, locked for the caller's transaction, or NotFound.
 func (r *Repository) Get(ctx context.Context, workspaceID, id string) (*students.Student, error) {
-	return one(ctx, r.db.Write(ctx), r.get, "student "+id, workspaceID, id)
+	return one(ctx, r.DB.Write(ctx), r.Q.Get, "student "+id, workspaceID, id)
 }
 
 // one reads the student stmt selects with args, or NotFound naming what.
@@ -61,7 +59,7 @@ func (r *Repository) Update(ctx context.Context, s *students.Student) error {
 	if err != nil {
 		return err
 	}
-	_, err = r.db.Write(ctx).ExecContext(ctx, r.update, s.Email, students.EmailKey(s.Email), s.FirstName, s.LastName, s.ExternalID,
+	_, err = r.DB.Write(ctx).ExecContext(ctx, r.Q.Update, s.Email, students.EmailKey(s.Email), s.FirstName, s.LastName, s.ExternalID,
 		meta, s.UpdatedAt, s.DeletedAt, s.WorkspaceID, s.ID)
 	if sqldb.IsUniqueViolation(err) {
 		return kernel.Invalid("email", "email %s is already used by another student of this workspace", s.Email)
@@ -74,5 +72,5 @@ func (r *Repository) Update(ctx context.Context, s *students.Student) error {
 
 // Touch moves the student's updated_at forward to at, never back (deleted students too).
 func (r *Repository) Touch(ctx context.Context, workspaceID, id string, at time.Time) error {
-	return r.db.Exec(ctx, "touch student", r.touch, at, workspaceID, id, at)
+	return r.DB.Exec(ctx, "touch student", r.Q.Touch, at, workspaceID, id, at)
 }

@@ -15,35 +15,35 @@ import (
 )
 
 // Store implements workspaces.Repository and query.Directory.
-type Store struct {
-	db                                  *sqldb.DB
-	insert, get, existsQ, find, founded string
-}
+type Store struct{ sqldb.Prepared[statements] }
+
+type statements struct{ Insert, Get, Exists, Founded string }
+
+// workspaceColumns selects a row that scans straight into workspaces.Workspace.
+const workspaceColumns = `SELECT id, name, owner_email, created_at FROM workspaces`
 
 // NewStore prepares the statements for db's dialect.
 func NewStore(db *sqldb.DB) *Store {
-	const cols = `SELECT id, name, owner_email, created_at FROM workspaces`
-	return &Store{
-		db:      db,
-		insert:  db.Rebind(`INSERT INTO workspaces (id, name, owner_email, created_at) VALUES (?, ?, ?, ?)`),
-		get:     db.Rebind(cols + ` WHERE id = ?`),
-		existsQ: db.Rebind(`SELECT 1 FROM workspaces WHERE id = ?`),
-		find:    cols + ` WHERE id IN (?)`, // expanded by sqlx.In, then rebound
+	const cols = workspaceColumns
+	return &Store{sqldb.Prepare(db, statements{
+		Insert: `INSERT INTO workspaces (id, name, owner_email, created_at) VALUES (?, ?, ?, ?)`,
+		Get:    cols + ` WHERE id = ?`,
+		Exists: `SELECT 1 FROM workspaces WHERE id = ?`,
 		// LOWER(owner_email) has no index: workspaces are few per deployment and
 		// sign-in, the only caller, is rare.
-		founded: db.Rebind(cols + ` WHERE LOWER(owner_email) = ? ORDER BY id`),
-	}
+		Founded: cols + ` WHERE LOWER(owner_email) = ? ORDER BY id`,
+	})}
 }
 
 // Add inserts w; ids are generated, so a second workspace with w's id is an error.
 func (s *Store) Add(ctx context.Context, w *workspaces.Workspace) error {
-	return s.db.Exec(ctx, "insert workspace", s.insert, w.ID, w.Name, w.OwnerEmail, w.CreatedAt)
+	return s.DB.Exec(ctx, "insert workspace", s.Q.Insert, w.ID, w.Name, w.OwnerEmail, w.CreatedAt)
 }
 
 // Get returns the workspace or NotFound.
 func (s *Store) Get(ctx context.Context, id string) (*workspaces.Workspace, error) {
 	var w workspaces.Workspace
-	if err := sqldb.One(ctx, s.db.Read(ctx), &w, kernel.NotFound("workspace %s not found", id), s.get, id); err != nil {
+	if err := sqldb.One(ctx, s.DB.Read(ctx), &w, kernel.NotFound("workspace %s not found", id), s.Q.Get, id); err != nil {
 		return nil, err
 	}
 	return &w, nil
@@ -51,7 +51,7 @@ func (s *Store) Get(ctx context.Context, id string) (*workspaces.Workspace, erro
 
 // Exists tells whether the workspace exists.
 func (s *Store) Exists(ctx context.Context, id string) (bool, error) {
-	return sqldb.Exists(ctx, s.db.Read(ctx), s.existsQ, id)
+	return sqldb.Exists(ctx, s.DB.Read(ctx), s.Q.Exists, id)
 }
 
 // Find returns the workspaces among ids.
@@ -60,11 +60,11 @@ func (s *Store) Find(ctx context.Context, ids []string) (map[string]workspaces.W
 	if len(ids) == 0 {
 		return out, nil
 	}
-	q, args, err := sqlx.In(s.find, ids)
+	q, args, err := sqlx.In(workspaceColumns+` WHERE id IN (?)`, ids) // expanded per call, then rebound
 	if err != nil {
 		return nil, fmt.Errorf("find workspaces: %w", err)
 	}
-	rows, err := sqldb.All[workspaces.Workspace](ctx, s.db.Read(ctx), s.db.Rebind(q), args...)
+	rows, err := sqldb.All[workspaces.Workspace](ctx, s.DB.Read(ctx), s.DB.Rebind(q), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -76,5 +76,5 @@ func (s *Store) Find(ctx context.Context, ids []string) (map[string]workspaces.W
 
 // FoundedBy lists the workspaces email founded.
 func (s *Store) FoundedBy(ctx context.Context, email string) ([]workspaces.Workspace, error) {
-	return sqldb.All[workspaces.Workspace](ctx, s.db.Read(ctx), s.founded, strings.ToLower(email))
+	return sqldb.All[workspaces.Workspace](ctx, s.DB.Read(ctx), s.Q.Founded, strings.ToLower(email))
 }
