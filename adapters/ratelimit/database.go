@@ -2,8 +2,6 @@ package ratelimit
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -47,18 +45,18 @@ RETURNING minute_count, day_count`,
 func (d *Database) Take(ctx context.Context, subject string, w ratelimit.Windows, q ratelimit.Quota) (ratelimit.Usage, bool, error) {
 	minute, day := w.Minute.Unix(), w.Day.Unix()
 	var u ratelimit.Usage
-	err := d.DB.Write(ctx).QueryRowxContext(ctx, d.Q.Take, subject, minute, day, q.PerMinute, q.PerDay).Scan(&u.Minute, &u.Day)
-	if err == nil {
-		return u, true, nil
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
+	taken, err := sqldb.Found(d.DB.Write(ctx).QueryRowxContext(ctx, d.Q.Take, subject, minute, day, q.PerMinute, q.PerDay).Scan(&u.Minute, &u.Day))
+	if err != nil {
 		return u, false, fmt.Errorf("count request: %w", err)
+	}
+	if taken {
+		return u, true, nil
 	}
 	// Refused. Counts only grow within a window, so a later read still shows the
 	// bucket that refused, unless the window has just turned.
 	var row struct{ minuteStart, minuteCount, dayStart, dayCount int64 }
-	err = d.DB.Write(ctx).QueryRowxContext(ctx, d.Q.Usage, subject).Scan(&row.minuteStart, &row.minuteCount, &row.dayStart, &row.dayCount)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	_, err = sqldb.Found(d.DB.Write(ctx).QueryRowxContext(ctx, d.Q.Usage, subject).Scan(&row.minuteStart, &row.minuteCount, &row.dayStart, &row.dayCount))
+	if err != nil {
 		return u, false, fmt.Errorf("read usage: %w", err)
 	}
 	if row.minuteStart >= minute {

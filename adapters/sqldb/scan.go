@@ -64,7 +64,12 @@ func All[T any](ctx context.Context, q Querier, query string, args ...any) ([]T,
 // Exists tells whether query selects a row.
 func Exists(ctx context.Context, q Querier, query string, args ...any) (bool, error) {
 	var one int
-	err := One(ctx, q, &one, sql.ErrNoRows, query, args...)
+	return Found(One(ctx, q, &one, sql.ErrNoRows, query, args...))
+}
+
+// Found reads the error of a single-row read or scan: no row is found == false, not
+// an error.
+func Found(err error) (bool, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}

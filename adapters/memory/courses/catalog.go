@@ -9,11 +9,11 @@ import (
 
 // Facts returns the courses among ids in the workspace, any status.
 func (s Catalog) Facts(_ context.Context, workspaceID string, ids []string) (map[string]query.CourseFacts, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.courses.RLock()
+	defer s.courses.RUnlock()
 	out := make(map[string]query.CourseFacts, len(ids))
 	for _, id := range ids {
-		if c, ok := s.find(workspaceID, id); ok {
+		if c, ok := s.courses.Find(workspaceID, id); ok {
 			out[id] = query.CourseFacts{ID: c.ID, Title: c.Title, Status: string(c.Status), LessonCount: c.LessonCount()}
 		}
 	}
@@ -22,9 +22,9 @@ func (s Catalog) Facts(_ context.Context, workspaceID string, ids []string) (map
 
 // LessonCourse returns the course of a lesson, or NotFound outside the workspace.
 func (s Catalog) LessonCourse(_ context.Context, workspaceID, lessonID string) (string, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	for _, c := range s.courses {
+	s.courses.RLock()
+	defer s.courses.RUnlock()
+	for _, c := range s.courses.Rows {
 		if c.WorkspaceID != workspaceID {
 			continue
 		}

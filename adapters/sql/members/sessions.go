@@ -3,7 +3,6 @@ package members
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -47,20 +46,17 @@ func (s Sessions) EndAllOf(ctx context.Context, email string, at time.Time) erro
 // expired a day ago, sessions ended or expired a month ago.
 func (s Sessions) Prune(ctx context.Context, now time.Time) (int64, error) {
 	var total int64
+	ended := now.Add(-members.AbsoluteTimeout)
+	idle := now.Add(-members.IdleTimeout - 30*24*time.Hour)
 	for _, q := range []struct {
-		stmt   string
-		before time.Time
+		stmt string
+		args []any
 	}{
-		{`DELETE FROM sign_in_requests WHERE created_at < ?`, now.Add(-members.RequestWindow)},
-		{`DELETE FROM sign_in_links WHERE expires_at < ?`, now.Add(-24 * time.Hour)},
-		{`DELETE FROM dashboard_sessions WHERE expires_at < ? OR ended_at < ? OR last_seen_at < ?`, now.Add(-members.AbsoluteTimeout)},
+		{`DELETE FROM sign_in_requests WHERE created_at < ?`, []any{now.Add(-members.RequestWindow)}},
+		{`DELETE FROM sign_in_links WHERE expires_at < ?`, []any{now.Add(-24 * time.Hour)}},
+		{`DELETE FROM dashboard_sessions WHERE expires_at < ? OR ended_at < ? OR last_seen_at < ?`, []any{ended, ended, idle}},
 	} {
-		args := []any{q.before}
-		if strings.Count(q.stmt, "?") == 3 {
-			idle := now.Add(-members.IdleTimeout - 30*24*time.Hour)
-			args = []any{q.before, q.before, idle}
-		}
-		res, err := s.DB.Write(ctx).ExecContext(ctx, s.DB.Rebind(q.stmt), args...)
+		res, err := s.DB.Write(ctx).ExecContext(ctx, s.DB.Rebind(q.stmt), q.args...)
 		if err != nil {
 			return total, fmt.Errorf("prune sign-in state: %w", err)
 		}
