@@ -112,6 +112,8 @@ func InUTC(dest any) {
 
 func inUTC(v reflect.Value) {
 	switch {
+	case !v.CanSet() && (v.Type() == timeType || v.Type() == timePtrType):
+		return
 	case v.Type() == timeType:
 		v.Set(reflect.ValueOf(v.Interface().(time.Time).UTC()))
 	case v.Type() == timePtrType:
@@ -122,7 +124,8 @@ func inUTC(v reflect.Value) {
 	case v.Kind() == reflect.Struct:
 		t := v.Type()
 		for i := range t.NumField() {
-			if t.Field(i).IsExported() {
+			// Embedded structs are walked whatever their name, as sqlx fills them.
+			if f := t.Field(i); f.IsExported() || f.Anonymous {
 				inUTC(v.Field(i))
 			}
 		}

@@ -2,8 +2,10 @@ package courses
 
 import (
 	"context"
+	"slices"
 
 	"github.com/creatorapi/creatorapi/application/courses/query"
+	"github.com/creatorapi/creatorapi/domain/courses"
 	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
@@ -24,17 +26,10 @@ func (s Catalog) Facts(_ context.Context, workspaceID string, ids []string) (map
 func (s Catalog) LessonCourse(_ context.Context, workspaceID, lessonID string) (string, error) {
 	s.courses.RLock()
 	defer s.courses.RUnlock()
-	for _, c := range s.courses.Rows {
-		if c.WorkspaceID != workspaceID {
-			continue
-		}
-		for _, m := range c.Modules {
-			for _, l := range m.Lessons {
-				if l.ID == lessonID {
-					return c.ID, nil
-				}
-			}
-		}
+	if c, ok := s.holding(workspaceID, func(m courses.Module) bool {
+		return slices.ContainsFunc(m.Lessons, func(l courses.Lesson) bool { return l.ID == lessonID })
+	}); ok {
+		return c.ID, nil
 	}
 	return "", kernel.NotFound("lesson %s not found", lessonID)
 }

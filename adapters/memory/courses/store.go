@@ -1,5 +1,5 @@
 // Package courses is the in-memory twin of adapters/sql/courses: the course repository,
-// the read model and the published catalogue on maps behind one mutex. It keeps the
+// the read model and the published catalogue on a memstore table and maps behind its lock. It keeps the
 // same rules (slug unique per workspace, NotFound outside the workspace, curriculum
 // appended by id, the catalogue version moved by every write) and passes the same
 // contract suite (adapters/contracttest). It does not take part in transactions: a
@@ -9,6 +9,7 @@ package courses
 
 import (
 	"context"
+	"slices"
 	"sort"
 
 	"github.com/creatorapi/creatorapi/adapters/memory/memstore"
@@ -69,6 +70,17 @@ func clone(c *courses.Course) *courses.Course {
 	return &out
 }
 
+// holding returns the workspace's course with a module match accepts; the caller holds
+// the lock.
+func (s *Store) holding(workspaceID string, match func(courses.Module) bool) (*courses.Course, bool) {
+	for _, c := range s.courses.Rows {
+		if c.WorkspaceID == workspaceID && slices.ContainsFunc(c.Modules, match) {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
 func (s *Store) slugTaken(workspaceID, slug string) bool {
 	for _, c := range s.courses.Rows {
 		if c.WorkspaceID == workspaceID && c.Slug == slug {
@@ -108,15 +120,8 @@ func (s Repository) Get(_ context.Context, workspaceID, id string) (*courses.Cou
 func (s Repository) GetByModule(_ context.Context, workspaceID, moduleID string) (*courses.Course, error) {
 	s.courses.RLock()
 	defer s.courses.RUnlock()
-	for _, c := range s.courses.Rows {
-		if c.WorkspaceID != workspaceID {
-			continue
-		}
-		for _, m := range c.Modules {
-			if m.ID == moduleID {
-				return clone(c), nil
-			}
-		}
+	if c, ok := s.holding(workspaceID, func(m courses.Module) bool { return m.ID == moduleID }); ok {
+		return clone(c), nil
 	}
 	return nil, kernel.NotFound("module %s not found", moduleID)
 }

@@ -1,5 +1,5 @@
 // Package livesessions is the in-memory twin of adapters/sql/livesessions: the session
-// repository and the recording store on maps behind one mutex. It keeps the same rules
+// repository and the recording store on a memstore table and maps behind its lock. It keeps the same rules
 // (ids unique, so of concurrent adds of one id exactly one lands; NotFound outside the
 // workspace; a recording names a stored session, as the foreign key demands) and passes
 // the same contract suite (adapters/contracttest). It does not take part in

@@ -1,5 +1,5 @@
 // Package orders is the in-memory twin of adapters/sql/orders: the order repository, the
-// read model and the published query on maps behind one mutex. It keeps the same rules
+// read model and the published query on a memstore table and maps behind its lock. It keeps the same rules
 // (an id and a receipt number per workspace are stored once; items never change once
 // stored; an entitlement is stored once per course and only
 // ever gains its revocation; history is append-only by sequence; receipt numbers are
