@@ -1,8 +1,8 @@
 // Package enrollments is the in-memory twin of adapters/sql/enrollments: the enrollment
-// repository, the progress repository, the read model and the published queries on
-// a memstore table and maps behind its lock. It keeps the same rules (one enrollment per workspace, student
-// and course, so concurrent identical grants add one; one completion per enrollment and
-// lesson; NotFound outside the workspace) and passes the same contract suite
+// repository, the progress repository, the read model and the published queries on a
+// memstore table and maps behind its lock. It keeps the same rules (one enrollment per
+// workspace, student and course, so concurrent identical grants add one; one completion
+// per enrollment and lesson; NotFound outside the workspace) and passes the same contract suite
 // (adapters/contracttest). It does not take part in transactions and takes no row
 // locks: tests of rollbacks and of Get's lock run on the databases.
 package enrollments

@@ -4,8 +4,6 @@ package keys
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -40,7 +38,7 @@ func NewRepository(db *sqldb.DB) *Repository {
 // Add inserts k.
 func (r *Repository) Add(ctx context.Context, k *keys.Key) error {
 	return r.DB.Exec(ctx, "insert key", r.Q.Insert, k.ID, k.WorkspaceID, k.Name, k.Lookup, k.LastFour, k.SecretHash,
-		strings.Join(keys.ScopeNames(k.Scopes), " "), k.PerMinute, k.PerDay, k.CreatedAt, k.RevokedAt, k.LastUsedAt)
+		scopesColumn(k.Scopes), k.PerMinute, k.PerDay, k.CreatedAt, k.RevokedAt, k.LastUsedAt)
 }
 
 // Get returns the key of the workspace or NotFound.
@@ -79,14 +77,9 @@ func (r *Repository) Page(ctx context.Context, workspaceID string, after *platfo
 
 // Count returns the active keys and those created before rotateBefore.
 func (r *Repository) Count(ctx context.Context, workspaceID string, rotateBefore time.Time) (active, due int, err error) {
-	var c struct {
-		Active int `db:"active"`
-		Due    int `db:"due"`
-	}
-	if err := r.DB.Read(ctx).GetContext(ctx, &c, r.Q.Count, rotateBefore, workspaceID); err != nil {
-		return 0, 0, fmt.Errorf("count keys: %w", err)
-	}
-	return c.Active, c.Due, nil
+	var c struct{ Active, Due int }
+	err = sqldb.One(ctx, r.DB.Read(ctx), &c, nil, r.Q.Count, rotateBefore, workspaceID)
+	return c.Active, c.Due, err
 }
 
 // SaveRevocation stores the revocation time unless the key was revoked already (the

@@ -15,6 +15,9 @@ type keyRow struct {
 	Scopes string
 }
 
+// scopesColumn is how the scopes column stores a key's scopes.
+func scopesColumn(scopes []keys.Scope) string { return strings.Join(keys.ScopeNames(scopes), " ") }
+
 func (row keyRow) key() *keys.Key {
 	k := row.Key
 	k.Scopes = nil
