@@ -1,10 +1,10 @@
 // Package courses is the in-memory twin of adapters/sql/courses: the course repository,
-// the read model and the published catalogue on a memstore table and maps behind its lock. It keeps the
-// same rules (slug unique per workspace, NotFound outside the workspace, curriculum
-// appended by id, the catalogue version moved by every write) and passes the same
-// contract suite (adapters/contracttest). It does not take part in transactions: a
-// rolled-back command leaves its writes here, so tests of rollbacks and row locks run
-// on the databases.
+// the read model and the published catalogue on a memstore table and maps behind its
+// lock. It keeps the same rules (slug unique per workspace, NotFound outside the
+// workspace, curriculum appended by id, the catalogue version moved by every write) and
+// passes the same contract suite (adapters/contracttest). It does not take part in
+// transactions: a rolled-back command leaves its writes here, so tests of rollbacks and
+// row locks run on the databases.
 package courses
 
 import (

@@ -1,10 +1,10 @@
 // Package keys is the in-memory twin of adapters/sql/keys: the key repository with its
-// pages, and the usage store with its request counts, on a memstore table and maps behind its lock. It
-// keeps the same rules (ids and lookups unique, so of concurrent adds of one lookup
-// exactly one lands; NotFound outside the workspace; a revocation stored once, the
-// earliest kept; last uses only move forward; request counts add up per key and day)
-// and passes the same contract suites (adapters/contracttest). It does not take part
-// in transactions.
+// pages, and the usage store with its request counts, on a memstore table and maps behind
+// its lock. It keeps the same rules (ids and lookups unique, so of concurrent adds of one
+// lookup exactly one lands; NotFound outside the workspace; a revocation stored once, the
+// earliest kept; last uses only move forward; request counts add up per key and day) and
+// passes the same contract suites (adapters/contracttest). It does not take part in
+// transactions.
 package keys
 
 import (

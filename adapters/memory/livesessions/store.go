@@ -1,10 +1,10 @@
 // Package livesessions is the in-memory twin of adapters/sql/livesessions: the session
-// repository and the recording store on a memstore table and maps behind its lock. It keeps the same rules
-// (ids unique, so of concurrent adds of one id exactly one lands; NotFound outside the
-// workspace; a recording names a stored session, as the foreign key demands) and passes
-// the same contract suite (adapters/contracttest). It does not take part in
-// transactions and takes no row locks: tests of rollbacks and of two racing starts run
-// on the databases.
+// repository and the recording store on a memstore table and maps behind its lock. It
+// keeps the same rules (ids unique, so of concurrent adds of one id exactly one lands;
+// NotFound outside the workspace; a recording names a stored session, as the foreign key
+// demands) and passes the same contract suite (adapters/contracttest). It does not take
+// part in transactions and takes no row locks: tests of rollbacks and of two racing
+// starts run on the databases.
 package livesessions
 
 import (

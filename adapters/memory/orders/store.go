@@ -1,12 +1,12 @@
 // Package orders is the in-memory twin of adapters/sql/orders: the order repository, the
-// read model and the published query on a memstore table and maps behind its lock. It keeps the same rules
-// (an id and a receipt number per workspace are stored once; items never change once
-// stored; an entitlement is stored once per course and only
-// ever gains its revocation; history is append-only by sequence; receipt numbers are
-// distinct and consecutive per workspace, concurrently too; NotFound outside the
-// workspace) and passes the same contract suite (adapters/contracttest). It does not
-// take part in transactions and takes no row locks: a rolled-back order keeps its
-// receipt number here, so tests of rollbacks and of Get's lock run on the databases.
+// read model and the published query on a memstore table and maps behind its lock. It
+// keeps the same rules (an id and a receipt number per workspace are stored once; items
+// never change once stored; an entitlement is stored once per course and only ever gains
+// its revocation; history is append-only by sequence; receipt numbers are distinct and
+// consecutive per workspace, concurrently too; NotFound outside the workspace) and passes
+// the same contract suite (adapters/contracttest). It does not take part in transactions
+// and takes no row locks: a rolled-back order keeps its receipt number here, so tests of
+// rollbacks and of Get's lock run on the databases.
 package orders
 
 import (

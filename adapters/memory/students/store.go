@@ -1,6 +1,6 @@
 // Package students is the in-memory twin of adapters/sql/students: the student
-// repository, the read model and the published queries on a memstore table behind its lock. It
-// keeps the same rules (a live student's address is unique per workspace,
+// repository, the read model and the published queries on a memstore table behind its
+// lock. It keeps the same rules (a live student's address is unique per workspace,
 // case-insensitively, so concurrent creates of one address add one; a deleted student
 // frees its address and no longer resolves; Touch never moves updatedAt back; NotFound
 // outside the workspace) and passes the same contract suite (adapters/contracttest). It
