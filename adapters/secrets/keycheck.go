@@ -6,9 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 )
 
 // Purposes of the keys derived from the master key. Rotating the master key re-seals what
@@ -20,9 +17,6 @@ const (
 	keyCheckOwner         = "creatorapi-master-key"
 	keyCheckPlain         = "creatorapi master key check"
 )
-
-// KeyFileName is the master key's file in the data folder.
-const KeyFileName = "secret.key"
 
 // ErrWrongMasterKey reports a master key that does not open the database's key check.
 var ErrWrongMasterKey = errors.New("the master key does not open the database's key check")
@@ -66,40 +60,4 @@ func (m MasterKey) Opens(check string) bool {
 	}
 	plain, err := box.Open(keyCheckOwner, sealed)
 	return err == nil && string(plain) == keyCheckPlain
-}
-
-// KeyFileExists tells whether dataDir holds a master key file.
-func KeyFileExists(dataDir string) (bool, error) {
-	_, err := os.Stat(filepath.Join(dataDir, KeyFileName))
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	return err == nil, err
-}
-
-// WriteKeyFile writes key into dataDir/name, mode 0600.
-func WriteKeyFile(dataDir, name string, key MasterKey) error {
-	path := filepath.Join(dataDir, name)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(key.Hex() + "\n"); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return f.Sync()
-}
-
-// ReplaceKeyFile makes key dataDir's key file (mode 0600) through KeyFileName.new and a
-// rename, so that the file is never half written.
-func ReplaceKeyFile(dataDir string, key MasterKey) error {
-	if err := WriteKeyFile(dataDir, KeyFileName+".new", key); err != nil {
-		return err
-	}
-	path := filepath.Join(dataDir, KeyFileName)
-	if err := os.Rename(path+".new", path); err != nil {
-		return fmt.Errorf("replace %s (the new key is in %s.new): %w", path, path, err)
-	}
-	return nil
 }

@@ -36,7 +36,7 @@ func ParseMasterKey(s string) (MasterKey, error) {
 
 // LoadOrCreate reads the key file in dataDir, creating it (mode 0600) on first run.
 func LoadOrCreate(dataDir string) (MasterKey, error) {
-	raw, err := loadOrCreateFile(filepath.Join(dataDir, "secret.key"), 32)
+	raw, err := loadOrCreateFile(filepath.Join(dataDir, KeyFileName), 32)
 	if err != nil {
 		return MasterKey{}, err
 	}
@@ -67,18 +67,55 @@ func loadOrCreateFile(path string, n int) (string, error) {
 		return "", fmt.Errorf("generate %s: %w", path, err)
 	}
 	value := hex.EncodeToString(b)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	err = writeSecret(path, os.O_EXCL, value)
 	if errors.Is(err, fs.ErrExist) {
 		return loadOrCreateFile(path, n)
 	}
+	return value, err
+}
+
+// writeSecret writes value and a newline to path, mode 0600, created or opened as flag
+// says (os.O_EXCL, os.O_TRUNC), and syncs it.
+func writeSecret(path string, flag int, value string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|flag, 0o600)
 	if err != nil {
-		return "", fmt.Errorf("create %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	defer f.Close()
 	if _, err := f.WriteString(value + "\n"); err != nil {
-		return "", fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return value, f.Sync()
+	return f.Sync()
+}
+
+// KeyFileName is the master key's file in the data folder.
+const KeyFileName = "secret.key"
+
+// KeyFileExists tells whether dataDir holds a master key file.
+func KeyFileExists(dataDir string) (bool, error) {
+	_, err := os.Stat(filepath.Join(dataDir, KeyFileName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// WriteKeyFile writes key into dataDir/name, mode 0600.
+func WriteKeyFile(dataDir, name string, key MasterKey) error {
+	return writeSecret(filepath.Join(dataDir, name), os.O_TRUNC, key.Hex())
+}
+
+// ReplaceKeyFile makes key dataDir's key file (mode 0600) through KeyFileName.new and a
+// rename, so that the file is never half written.
+func ReplaceKeyFile(dataDir string, key MasterKey) error {
+	if err := WriteKeyFile(dataDir, KeyFileName+".new", key); err != nil {
+		return err
+	}
+	path := filepath.Join(dataDir, KeyFileName)
+	if err := os.Rename(path+".new", path); err != nil {
+		return fmt.Errorf("replace %s (the new key is in %s.new): %w", path, path, err)
+	}
+	return nil
 }
 
 // For derives the 32-byte key of one purpose ("cursor/v1", "webhook-secrets/v1", ...).

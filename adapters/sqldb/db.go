@@ -78,6 +78,7 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 // FromPostgres wraps a PostgreSQL pool opened by the caller (tests that need their own
 // connection settings, such as auto_explain's notices).
 func FromPostgres(db *sqlx.DB) *DB {
+	db.Mapper = columnMapper()
 	return &DB{Dialect: Postgres, Writer: db, Reader: db, reads: db}
 }
 
@@ -111,6 +112,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	reader.SetMaxOpenConns(8)
 	reader.SetMaxIdleConns(8)
 	reader.SetConnMaxLifetime(0)
+	writer.Mapper, reader.Mapper = columnMapper(), columnMapper()
 	stmts := newStmtCache(reader)
 	return &DB{Dialect: SQLite, Writer: writer, Reader: reader, reads: stmts, stmts: stmts}, nil
 }

@@ -42,6 +42,8 @@ type Dispatcher struct {
 	// keyCheck tells whether this instance's master key is still the database's; nil: not
 	// checked. See VerifyKeyWith.
 	keyCheck func(context.Context) error
+	// pacer hears how late first attempts go out; nil: nobody listens. See ReportLagTo.
+	pacer *platform.Pacer
 
 	stopping atomic.Bool // set when Run stops: attempts not yet sent give their lease back
 	// mayBeDue says that the last claim found deliveries (or could not look): more may be
@@ -96,6 +98,10 @@ func NewDispatcher(a app.Application, sender *Sender, clock platform.Clock, logg
 // gives those deliveries back untouched and reports the error; an instance with the
 // current key sends them.
 func (d *Dispatcher) VerifyKeyWith(check func(context.Context) error) { d.keyCheck = check }
+
+// ReportLagTo makes the dispatcher tell p how long each delivery waited for its first
+// attempt, so that the API can yield while deliveries fall behind.
+func (d *Dispatcher) ReportLagTo(p *platform.Pacer) { d.pacer = p }
 
 // Tick claims what the free room allows and starts sending it; it returns how many
 // deliveries it started.
@@ -197,6 +203,9 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 		d.sent(l.Endpoint.ID)
 		d.recorded()
 		return
+	}
+	if l.Delivery.Attempts == 0 {
+		d.pacer.ObserveSince(platform.StageDispatch, l.Delivery.CreatedAt)
 	}
 	var res webhooks.Result
 	if l.Endpoint.SecretUnreadable {

@@ -32,7 +32,7 @@ func (c *CLI) serve(seedDemo bool) error {
 	}
 	opts := []fx.Option{compose.Modules(cfg)}
 	if seedDemo {
-		opts = append(opts, fx.Invoke(func(lc fx.Lifecycle, d demoDeps, token compose.AdminToken) {
+		opts = append(opts, fx.Provide(newSeeder), fx.Invoke(func(lc fx.Lifecycle, d demoDeps, token compose.AdminToken) {
 			lc.Append(fx.Hook{OnStart: func(ctx context.Context) error { return c.runDemo(ctx, cfg, d, string(token)) }})
 		}))
 	}
@@ -63,24 +63,20 @@ func (c *CLI) serve(seedDemo bool) error {
 
 type demoDeps struct {
 	fx.In
-	Workspaces   workspaces.Application
-	Keys         keys.Application
-	Courses      courses.Application
-	Students     students.Application
-	Enrollments  enrollments.Application
-	Orders       orders.Application
-	LiveSessions livesessions.Application
-	Certificates certificates.Application
-	Members      members.Application
-	Marker       demo.Marker
-	Clock        platform.Clock
+	Seeder  demo.Seeder
+	Members members.Application
+}
+
+// newSeeder hands the demo the applications it drives.
+func newSeeder(w workspaces.Application, k keys.Application, co courses.Application, s students.Application,
+	e enrollments.Application, o orders.Application, l livesessions.Application, ce certificates.Application,
+	m demo.Marker, clock platform.Clock) demo.Seeder {
+	return demo.Seeder{Workspaces: w, Keys: k, Courses: co, Students: s, Enrollments: e, Orders: o,
+		LiveSessions: l, Certificates: ce, Marker: m, Now: clock.Now}
 }
 
 func (c *CLI) runDemo(ctx context.Context, cfg compose.Config, d demoDeps, adminToken string) error {
-	res, err := demo.Seeder{
-		Workspaces: d.Workspaces, Keys: d.Keys, Courses: d.Courses, Students: d.Students, Enrollments: d.Enrollments,
-		Orders: d.Orders, LiveSessions: d.LiveSessions, Certificates: d.Certificates, Marker: d.Marker, Now: d.Clock.Now,
-	}.Run(ctx)
+	res, err := d.Seeder.Run(ctx)
 	if err != nil {
 		return err
 	}

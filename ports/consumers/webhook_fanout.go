@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks"
 )
 
@@ -12,13 +13,17 @@ import (
 const WebhookFanOutName = "webhook-fanout"
 
 // WebhookFanOut writes one delivery per matching endpoint of each public event; internal
-// event types are acknowledged and skipped.
-func WebhookFanOut(app webhooks.Application) events.Consumer {
+// event types are acknowledged and skipped. It tells pacer how late it runs.
+func WebhookFanOut(app webhooks.Application, pacer *platform.Pacer) events.Consumer {
 	return events.Consumer{
 		Name:  WebhookFanOutName,
 		Types: events.PublicTypes,
 		Handle: func(ctx context.Context, ev events.Envelope) error {
-			return app.Commands.FanOut.Handle(ctx, ev)
+			if err := app.Commands.FanOut.Handle(ctx, ev); err != nil {
+				return err
+			}
+			pacer.ObserveSince(platform.StageFanOut, ev.CreatedAt)
+			return nil
 		},
 	}
 }

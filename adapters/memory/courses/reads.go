@@ -6,20 +6,15 @@ import (
 	"github.com/creatorapi/creatorapi/application/courses/query"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/courses"
-	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
 // ListPublished returns one keyset page of published courses, newest first
 // (created_at DESC, id DESC, as on the databases).
 func (s Reads) ListPublished(_ context.Context, workspaceID string, page platform.PageRequest) (platform.Page[query.Course], error) {
-	s.mu.RLock()
 	var all []query.Course
-	for _, c := range s.courses {
-		if c.WorkspaceID == workspaceID && c.Status == courses.Published {
-			all = append(all, query.FromDomain(c).Course)
-		}
+	for _, c := range s.courses.Select(func(c *courses.Course) bool { return c.WorkspaceID == workspaceID && c.Status == courses.Published }) {
+		all = append(all, query.FromDomain(c).Course)
 	}
-	s.mu.RUnlock()
 	return platform.SeekPage(all, page, func(c query.Course) platform.Position {
 		return platform.Position{CreatedAt: c.CreatedAt, ID: c.ID}
 	}), nil
@@ -27,7 +22,7 @@ func (s Reads) ListPublished(_ context.Context, workspaceID string, page platfor
 
 // Get returns the course with its curriculum, any status, or NotFound.
 func (s Reads) Get(_ context.Context, workspaceID, id string) (query.CourseDetail, error) {
-	c, err := s.getAggregate(workspaceID, id)
+	c, err := s.courses.Get(workspaceID, id)
 	if err != nil {
 		return query.CourseDetail{}, err
 	}
@@ -36,17 +31,7 @@ func (s Reads) Get(_ context.Context, workspaceID, id string) (query.CourseDetai
 
 // CatalogVersion returns the workspace's catalogue version (0 before any course exists).
 func (s Reads) CatalogVersion(_ context.Context, workspaceID string) (int64, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.courses.RLock()
+	defer s.courses.RUnlock()
 	return s.versions[workspaceID], nil
-}
-
-func (s *Store) getAggregate(workspaceID, id string) (*courses.Course, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	c, ok := s.find(workspaceID, id)
-	if !ok {
-		return nil, kernel.NotFound("course %s not found", id)
-	}
-	return clone(c), nil
 }

@@ -1,17 +1,18 @@
 // Package courses is the in-memory twin of adapters/sql/courses: the course repository,
-// the read model and the published catalogue on maps behind one mutex. It keeps the
-// same rules (slug unique per workspace, NotFound outside the workspace, curriculum
-// appended by id, the catalogue version moved by every write) and passes the same
-// contract suite (adapters/contracttest). It does not take part in transactions: a
-// rolled-back command leaves its writes here, so tests of rollbacks and row locks run
-// on the databases.
+// the read model and the published catalogue on a memstore table and maps behind its
+// lock. It keeps the same rules (slug unique per workspace, NotFound outside the
+// workspace, curriculum appended by id, the catalogue version moved by every write) and
+// passes the same contract suite (adapters/contracttest). It does not take part in
+// transactions: a rolled-back command leaves its writes here, so tests of rollbacks and
+// row locks run on the databases.
 package courses
 
 import (
 	"context"
+	"slices"
 	"sort"
-	"sync"
 
+	"github.com/creatorapi/creatorapi/adapters/memory/memstore"
 	"github.com/creatorapi/creatorapi/application/courses/query"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/courses"
@@ -20,14 +21,14 @@ import (
 
 // Store holds the data; Repository, Reads and Catalog are its three ports.
 type Store struct {
-	mu       sync.RWMutex
-	courses  map[string]*courses.Course // by id; copies, never handed out
-	versions map[string]int64           // by workspace
+	courses  *memstore.Table[*courses.Course]
+	versions map[string]int64 // by workspace; guarded by the courses' lock
 }
 
 // New returns an empty store.
 func New() *Store {
-	return &Store{courses: map[string]*courses.Course{}, versions: map[string]int64{}}
+	scope := func(c *courses.Course) string { return c.WorkspaceID }
+	return &Store{courses: memstore.New("course", scope, clone), versions: map[string]int64{}}
 }
 
 // Repository implements courses.Repository.
@@ -69,17 +70,19 @@ func clone(c *courses.Course) *courses.Course {
 	return &out
 }
 
-// find returns the stored course of the workspace; the caller holds the lock.
-func (s *Store) find(workspaceID, id string) (*courses.Course, bool) {
-	c, ok := s.courses[id]
-	if !ok || c.WorkspaceID != workspaceID {
-		return nil, false
+// holding returns the workspace's course with a module match accepts; the caller holds
+// the lock.
+func (s *Store) holding(workspaceID string, match func(courses.Module) bool) (*courses.Course, bool) {
+	for _, c := range s.courses.Rows {
+		if c.WorkspaceID == workspaceID && slices.ContainsFunc(c.Modules, match) {
+			return c, true
+		}
 	}
-	return c, true
+	return nil, false
 }
 
 func (s *Store) slugTaken(workspaceID, slug string) bool {
-	for _, c := range s.courses {
+	for _, c := range s.courses.Rows {
 		if c.WorkspaceID == workspaceID && c.Slug == slug {
 			return true
 		}
@@ -89,49 +92,36 @@ func (s *Store) slugTaken(workspaceID, slug string) bool {
 
 // Add inserts a new course; a slug taken in the workspace is refused as on the databases.
 func (s Repository) Add(_ context.Context, c *courses.Course) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, exists := s.courses[c.ID]; exists || s.slugTaken(c.WorkspaceID, c.Slug) {
+	s.courses.Lock()
+	defer s.courses.Unlock()
+	if _, exists := s.courses.Rows[c.ID]; exists || s.slugTaken(c.WorkspaceID, c.Slug) {
 		return kernel.Invalid("slug", "slug %q is already used by another course", c.Slug)
 	}
 	stored := clone(c)
 	stored.Modules = nil // a new course has no curriculum; Update appends it
-	s.courses[c.ID] = stored
+	s.courses.Rows[c.ID] = stored
 	s.versions[c.WorkspaceID]++
 	return nil
 }
 
 // SlugTaken tells whether a course of the workspace uses slug.
 func (s Repository) SlugTaken(_ context.Context, workspaceID, slug string) (bool, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.courses.RLock()
+	defer s.courses.RUnlock()
 	return s.slugTaken(workspaceID, slug), nil
 }
 
 // Get returns a copy of the aggregate, or NotFound outside the workspace.
 func (s Repository) Get(_ context.Context, workspaceID, id string) (*courses.Course, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	c, ok := s.find(workspaceID, id)
-	if !ok {
-		return nil, kernel.NotFound("course %s not found", id)
-	}
-	return clone(c), nil
+	return s.courses.Get(workspaceID, id)
 }
 
 // GetByModule returns a copy of the aggregate holding moduleID, or NotFound.
 func (s Repository) GetByModule(_ context.Context, workspaceID, moduleID string) (*courses.Course, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	for _, c := range s.courses {
-		if c.WorkspaceID != workspaceID {
-			continue
-		}
-		for _, m := range c.Modules {
-			if m.ID == moduleID {
-				return clone(c), nil
-			}
-		}
+	s.courses.RLock()
+	defer s.courses.RUnlock()
+	if c, ok := s.holding(workspaceID, func(m courses.Module) bool { return m.ID == moduleID }); ok {
+		return clone(c), nil
 	}
 	return nil, kernel.NotFound("module %s not found", moduleID)
 }
@@ -139,16 +129,16 @@ func (s Repository) GetByModule(_ context.Context, workspaceID, moduleID string)
 // Update saves the course's state and appends the modules and lessons not stored yet;
 // the slug and stored curriculum never change, as on the databases.
 func (s Repository) Update(_ context.Context, c *courses.Course) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	stored, ok := s.find(c.WorkspaceID, c.ID)
+	s.courses.Lock()
+	defer s.courses.Unlock()
+	stored, ok := s.courses.Find(c.WorkspaceID, c.ID)
 	if !ok {
 		return kernel.NotFound("course %s not found", c.ID)
 	}
 	next := clone(c)
 	next.Slug, next.CreatedAt = stored.Slug, stored.CreatedAt
 	next.Modules = mergeCurriculum(stored.Modules, next.Modules)
-	s.courses[c.ID] = next
+	s.courses.Rows[c.ID] = next
 	s.versions[c.WorkspaceID]++
 	return nil
 }

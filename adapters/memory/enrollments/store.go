@@ -1,19 +1,18 @@
 // Package enrollments is the in-memory twin of adapters/sql/enrollments: the enrollment
-// repository, the progress repository, the read model and the published queries on
-// maps behind one mutex. It keeps the same rules (one enrollment per workspace, student
-// and course, so concurrent identical grants add one; one completion per enrollment and
-// lesson; NotFound outside the workspace) and passes the same contract suite
+// repository, the progress repository, the read model and the published queries on a
+// memstore table and maps behind its lock. It keeps the same rules (one enrollment per
+// workspace, student and course, so concurrent identical grants add one; one completion
+// per enrollment and lesson; NotFound outside the workspace) and passes the same contract suite
 // (adapters/contracttest). It does not take part in transactions and takes no row
 // locks: tests of rollbacks and of Get's lock run on the databases.
 package enrollments
 
 import (
 	"context"
-	"fmt"
 	"sort"
-	"sync"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/memory/memstore"
 	"github.com/creatorapi/creatorapi/application/enrollments/query"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/enrollments"
@@ -25,17 +24,16 @@ type pair struct{ workspaceID, studentID, courseID string }
 
 // Store holds the data; Repository, Progress and Reads are its ports.
 type Store struct {
-	mu          sync.RWMutex
-	enrollments map[string]*enrollments.Enrollment // by id; copies, never handed out
-	byPair      map[pair]string                    // enrollment id
-	completions map[string]map[string]enrollments.LessonCompletion
-	// by enrollment id, then lesson id
+	enrollments *memstore.Table[*enrollments.Enrollment]
+	// Guarded by the enrollments' lock:
+	byPair      map[pair]string                                    // enrollment id
+	completions map[string]map[string]enrollments.LessonCompletion // by enrollment id, then lesson id
 }
 
 // New returns an empty store.
 func New() *Store {
 	return &Store{
-		enrollments: map[string]*enrollments.Enrollment{},
+		enrollments: memstore.New("enrollment", func(e *enrollments.Enrollment) string { return e.WorkspaceID }, clone),
 		byPair:      map[pair]string{},
 		completions: map[string]map[string]enrollments.LessonCompletion{},
 	}
@@ -67,70 +65,50 @@ func clone(e *enrollments.Enrollment) *enrollments.Enrollment {
 	return &out
 }
 
-// find returns the stored enrollment of the workspace; the caller holds the lock.
-func (s *Store) find(workspaceID, id string) (*enrollments.Enrollment, error) {
-	e, ok := s.enrollments[id]
-	if !ok || e.WorkspaceID != workspaceID {
-		return nil, kernel.NotFound("enrollment %s not found", id)
-	}
-	return e, nil
-}
-
 // Add inserts e unless the pair is enrolled already; added tells which.
 func (r Repository) Add(_ context.Context, e *enrollments.Enrollment) (bool, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.enrollments.Lock()
+	defer r.enrollments.Unlock()
 	key := pair{e.WorkspaceID, e.StudentID, e.CourseID}
 	if _, taken := r.byPair[key]; taken {
 		return false, nil
 	}
-	if _, taken := r.enrollments[e.ID]; taken {
-		return false, fmt.Errorf("insert enrollment: id %s exists", e.ID) // a primary key violation
+	if err := r.enrollments.InsertLocked(e.ID, e); err != nil {
+		return false, err
 	}
-	r.enrollments[e.ID] = clone(e)
 	r.byPair[key] = e.ID
 	return true, nil
 }
 
 // Get loads the enrollment, or NotFound.
 func (r Repository) Get(_ context.Context, workspaceID, id string) (*enrollments.Enrollment, error) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	e, err := r.find(workspaceID, id)
-	if err != nil {
-		return nil, err
-	}
-	return clone(e), nil
+	return r.enrollments.Get(workspaceID, id)
 }
 
 // GetByPair loads the enrollment of student in course, or NotFound.
 func (r Repository) GetByPair(_ context.Context, workspaceID, studentID, courseID string) (*enrollments.Enrollment, error) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
+	r.enrollments.RLock()
+	defer r.enrollments.RUnlock()
 	id, ok := r.byPair[pair{workspaceID, studentID, courseID}]
 	if !ok {
 		return nil, kernel.NotFound("enrollment not found")
 	}
-	return clone(r.enrollments[id]), nil
+	return clone(r.enrollments.Rows[id]), nil
 }
 
 // Update saves the state of e (its status and instants, as the SQL adapter does).
 func (r Repository) Update(_ context.Context, e *enrollments.Enrollment) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	stored, err := r.find(e.WorkspaceID, e.ID)
-	if err != nil {
-		return nil // the SQL UPDATE affects no row and reports nothing
-	}
-	stored.Status, stored.UpdatedAt = e.Status, e.UpdatedAt.UTC()
-	stored.RevokedAt, stored.CompletedAt = platform.UTCPtr(e.RevokedAt), platform.UTCPtr(e.CompletedAt)
+	r.enrollments.Update(e.WorkspaceID, e.ID, func(stored *enrollments.Enrollment) {
+		stored.Status, stored.UpdatedAt = e.Status, e.UpdatedAt.UTC()
+		stored.RevokedAt, stored.CompletedAt = platform.UTCPtr(e.RevokedAt), platform.UTCPtr(e.CompletedAt)
+	})
 	return nil
 }
 
 // Add records c unless the lesson was completed already; added tells which.
 func (p Progress) Add(_ context.Context, c enrollments.LessonCompletion) (bool, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.enrollments.Lock()
+	defer p.enrollments.Unlock()
 	done := p.completions[c.EnrollmentID]
 	if done == nil {
 		done = map[string]enrollments.LessonCompletion{}
@@ -146,8 +124,8 @@ func (p Progress) Add(_ context.Context, c enrollments.LessonCompletion) (bool, 
 
 // Get returns the recorded completion or NotFound.
 func (p Progress) Get(_ context.Context, workspaceID, enrollmentID, lessonID string) (enrollments.LessonCompletion, error) {
-	p.mu.RLock()
-	defer p.mu.RUnlock()
+	p.enrollments.RLock()
+	defer p.enrollments.RUnlock()
 	c, ok := p.completions[enrollmentID][lessonID]
 	if !ok || c.WorkspaceID != workspaceID {
 		return enrollments.LessonCompletion{}, kernel.NotFound("lesson %s not completed", lessonID)
@@ -157,8 +135,8 @@ func (p Progress) Get(_ context.Context, workspaceID, enrollmentID, lessonID str
 
 // Count returns how many lessons the enrollment completed.
 func (p Progress) Count(_ context.Context, workspaceID, enrollmentID string) (int, error) {
-	p.mu.RLock()
-	defer p.mu.RUnlock()
+	p.enrollments.RLock()
+	defer p.enrollments.RUnlock()
 	return p.countLocked(workspaceID, enrollmentID), nil
 }
 
@@ -174,9 +152,7 @@ func (s *Store) countLocked(workspaceID, enrollmentID string) int {
 
 // Find reads the enrollment as the API shows it, or NotFound.
 func (r Reads) Find(_ context.Context, workspaceID, id string) (query.Enrollment, error) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	e, err := r.find(workspaceID, id)
+	e, err := r.enrollments.Get(workspaceID, id)
 	if err != nil {
 		return query.Enrollment{}, err
 	}
@@ -193,14 +169,14 @@ func (s *Store) factsLocked(e *enrollments.Enrollment) query.Facts {
 
 // OfStudents returns the students' enrollments, each student's oldest first.
 func (r Reads) OfStudents(_ context.Context, workspaceID string, studentIDs []string) (map[string][]query.Facts, error) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
+	r.enrollments.RLock()
+	defer r.enrollments.RUnlock()
 	wanted := make(map[string]bool, len(studentIDs))
 	for _, id := range studentIDs {
 		wanted[id] = true
 	}
 	out := map[string][]query.Facts{}
-	for _, e := range r.enrollments {
+	for _, e := range r.enrollments.Rows {
 		if e.WorkspaceID == workspaceID && wanted[e.StudentID] {
 			out[e.StudentID] = append(out[e.StudentID], r.factsLocked(e))
 		}
@@ -218,27 +194,25 @@ func (r Reads) OfStudents(_ context.Context, workspaceID string, studentIDs []st
 
 // OfPair returns the student's enrollment in the course, or NotFound.
 func (r Reads) OfPair(_ context.Context, workspaceID, studentID, courseID string) (query.Facts, error) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
+	r.enrollments.RLock()
+	defer r.enrollments.RUnlock()
 	id, ok := r.byPair[pair{workspaceID, studentID, courseID}]
 	if !ok {
 		return query.Facts{}, kernel.NotFound("no enrollment of student %s in course %s", studentID, courseID)
 	}
-	return r.factsLocked(r.enrollments[id]), nil
+	return r.factsLocked(r.enrollments.Rows[id]), nil
 }
 
 // FirstActivity returns the earliest enrollment or lesson completion, any workspace.
 func (r Reads) FirstActivity(context.Context) (time.Time, bool, error) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	var first platform.Earliest
-	for _, e := range r.enrollments {
-		first.Consider(e.CreatedAt)
-	}
+	first, ok, _ := r.enrollments.Earliest(func(e *enrollments.Enrollment, consider func(time.Time)) { consider(e.CreatedAt) })
+	r.enrollments.RLock()
+	defer r.enrollments.RUnlock()
+	earliest := platform.Earliest{At: first, OK: ok}
 	for _, done := range r.completions {
 		for _, c := range done {
-			first.Consider(c.CompletedAt)
+			earliest.Consider(c.CompletedAt)
 		}
 	}
-	return first.At, first.OK, nil
+	return earliest.At, earliest.OK, nil
 }

@@ -1,12 +1,12 @@
 // Package orders is the in-memory twin of adapters/sql/orders: the order repository, the
-// read model and the published query on maps behind one mutex. It keeps the same rules
-// (an id and a receipt number per workspace are stored once; items never change once
-// stored; an entitlement is stored once per course and only
-// ever gains its revocation; history is append-only by sequence; receipt numbers are
-// distinct and consecutive per workspace, concurrently too; NotFound outside the
-// workspace) and passes the same contract suite (adapters/contracttest). It does not
-// take part in transactions and takes no row locks: a rolled-back order keeps its
-// receipt number here, so tests of rollbacks and of Get's lock run on the databases.
+// read model and the published query on a memstore table and maps behind its lock. It
+// keeps the same rules (an id and a receipt number per workspace are stored once; items
+// never change once stored; an entitlement is stored once per course and only ever gains
+// its revocation; history is append-only by sequence; receipt numbers are distinct and
+// consecutive per workspace, concurrently too; NotFound outside the workspace) and passes
+// the same contract suite (adapters/contracttest). It does not take part in transactions
+// and takes no row locks: a rolled-back order keeps its receipt number here, so tests of
+// rollbacks and of Get's lock run on the databases.
 package orders
 
 import (
@@ -14,25 +14,24 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"sync"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/memory/memstore"
 	"github.com/creatorapi/creatorapi/application/orders/query"
 	"github.com/creatorapi/creatorapi/application/platform"
-	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/orders"
 )
 
 // Store holds the data; Repository and Reads are its ports.
 type Store struct {
-	mu       sync.RWMutex
-	orders   map[string]*orders.Order // by id; copies, never handed out
-	receipts map[string]int64         // last number, by workspace
+	orders   *memstore.Table[*orders.Order]
+	receipts map[string]int64 // last number, by workspace; guarded by the orders' lock
 }
 
 // New returns an empty store.
 func New() *Store {
-	return &Store{orders: map[string]*orders.Order{}, receipts: map[string]int64{}}
+	scope := func(o *orders.Order) string { return o.WorkspaceID }
+	return &Store{orders: memstore.New("order", scope, clone), receipts: map[string]int64{}}
 }
 
 // Repository implements orders.Repository.
@@ -66,23 +65,14 @@ func clone(o *orders.Order) *orders.Order {
 	return &out
 }
 
-// find returns the stored order of the workspace; the caller holds the lock.
-func (s *Store) find(workspaceID, id string) (*orders.Order, error) {
-	o, ok := s.orders[id]
-	if !ok || o.WorkspaceID != workspaceID {
-		return nil, kernel.NotFound("order %s not found", id)
-	}
-	return o, nil
-}
-
 // Add stores a new order with its items, entitlements and history.
 func (r Repository) Add(_ context.Context, o *orders.Order) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, taken := r.orders[o.ID]; taken {
+	r.orders.Lock()
+	defer r.orders.Unlock()
+	if _, taken := r.orders.Rows[o.ID]; taken {
 		return fmt.Errorf("insert order: id %s exists", o.ID) // a primary key violation
 	}
-	for _, other := range r.orders {
+	for _, other := range r.orders.Rows {
 		if other.WorkspaceID == o.WorkspaceID && other.ReceiptNumber == o.ReceiptNumber {
 			// the unique (workspace_id, receipt_number) constraint
 			return fmt.Errorf("insert order: receipt %s of workspace %s exists", o.ReceiptNumber, o.WorkspaceID)
@@ -90,7 +80,7 @@ func (r Repository) Add(_ context.Context, o *orders.Order) error {
 	}
 	stored := clone(o)
 	stored.Entitlements, stored.History = nil, nil
-	r.orders[o.ID] = stored
+	r.orders.Rows[o.ID] = stored
 	saveChildren(stored, o)
 	return nil
 }
@@ -125,43 +115,33 @@ func saveChildren(stored, o *orders.Order) {
 
 // Get loads the aggregate, or NotFound.
 func (r Repository) Get(_ context.Context, workspaceID, id string) (*orders.Order, error) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	o, err := r.find(workspaceID, id)
-	if err != nil {
-		return nil, err
-	}
-	return clone(o), nil
+	return r.orders.Get(workspaceID, id)
 }
 
 // Update saves the order's state, revocations of entitlements and new history entries.
 func (r Repository) Update(_ context.Context, o *orders.Order) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	stored, err := r.find(o.WorkspaceID, o.ID)
-	if err != nil {
-		return nil // the SQL UPDATE affects no row and reports nothing
-	}
-	stored.Status, stored.AmountRefunded = o.Status, o.AmountRefunded
-	stored.RefundedAt, stored.UpdatedAt = platform.UTCPtr(o.RefundedAt), o.UpdatedAt.UTC()
-	saveChildren(stored, o)
+	r.orders.Update(o.WorkspaceID, o.ID, func(stored *orders.Order) {
+		stored.Status, stored.AmountRefunded = o.Status, o.AmountRefunded
+		stored.RefundedAt, stored.UpdatedAt = platform.UTCPtr(o.RefundedAt), o.UpdatedAt.UTC()
+		saveChildren(stored, o)
+	})
 	return nil
 }
 
 // NextReceipt draws the workspace's next receipt sequence number.
 func (r Repository) NextReceipt(_ context.Context, workspaceID string) (int64, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.orders.Lock()
+	defer r.orders.Unlock()
 	r.receipts[workspaceID]++
 	return r.receipts[workspaceID], nil
 }
 
 // WithEnrollment lists the ids of the orders holding an entitlement to enrollmentID.
 func (r Repository) WithEnrollment(_ context.Context, workspaceID, enrollmentID string) ([]string, error) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
+	r.orders.RLock()
+	defer r.orders.RUnlock()
 	var ids []string
-	for _, o := range r.orders {
+	for _, o := range r.orders.Rows {
 		if o.WorkspaceID == workspaceID && slices.ContainsFunc(o.Entitlements, func(e orders.Entitlement) bool { return e.EnrollmentID == enrollmentID }) {
 			ids = append(ids, o.ID)
 		}
@@ -172,10 +152,10 @@ func (r Repository) WithEnrollment(_ context.Context, workspaceID, enrollmentID 
 
 // LiveGrantsElsewhere counts the unrevoked entitlements to enrollmentID of other orders.
 func (r Repository) LiveGrantsElsewhere(_ context.Context, workspaceID, enrollmentID, orderID string) (int, error) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
+	r.orders.RLock()
+	defer r.orders.RUnlock()
 	n := 0
-	for _, o := range r.orders {
+	for _, o := range r.orders.Rows {
 		if o.WorkspaceID != workspaceID || o.ID == orderID {
 			continue
 		}
@@ -190,17 +170,8 @@ func (r Repository) LiveGrantsElsewhere(_ context.Context, workspaceID, enrollme
 
 // List returns one keyset page of orders, newest first (as on the databases).
 func (r Reads) List(_ context.Context, workspaceID string, f query.Filters, page platform.PageRequest) (platform.Page[*orders.Order], error) {
-	r.mu.RLock()
-	var match []*orders.Order
-	for _, o := range r.orders {
-		if o.WorkspaceID == workspaceID && matches(o, f) {
-			match = append(match, clone(o))
-		}
-	}
-	r.mu.RUnlock()
-	return platform.SeekPage(match, page, func(o *orders.Order) platform.Position {
-		return platform.Position{CreatedAt: o.CreatedAt, ID: o.ID}
-	}), nil
+	return r.orders.Page(func(o *orders.Order) bool { return o.WorkspaceID == workspaceID && matches(o, f) }, page,
+		func(o *orders.Order) platform.Position { return platform.Position{CreatedAt: o.CreatedAt, ID: o.ID} }), nil
 }
 
 // matches applies the filters as the SQL adapter's WHERE does.
@@ -219,16 +190,12 @@ func (r Reads) Get(ctx context.Context, workspaceID, id string) (*orders.Order, 
 
 // FirstActivity returns the earliest payment or refund, any workspace.
 func (r Reads) FirstActivity(context.Context) (time.Time, bool, error) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	var first platform.Earliest
-	for _, o := range r.orders {
-		first.Consider(o.PaidAt)
+	return r.orders.Earliest(func(o *orders.Order, consider func(time.Time)) {
+		consider(o.PaidAt)
 		for _, h := range o.History {
-			first.Consider(h.At)
+			consider(h.At)
 		}
-	}
-	return first.At, first.OK, nil
+	})
 }
 
 // The ports, checked at compile time.

@@ -4,7 +4,6 @@ package audit
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	appaudit "github.com/creatorapi/creatorapi/application/audit"
@@ -46,36 +45,17 @@ func (l *Log) Record(ctx context.Context, e platform.AuditEntry) error {
 	return nil
 }
 
-type row struct {
-	ID          string    `db:"id"`
-	WorkspaceID string    `db:"workspace_id"`
-	Actor       string    `db:"actor"`
-	Address     string    `db:"address"`
-	Action      string    `db:"action"`
-	Target      string    `db:"target"`
-	Detail      string    `db:"detail"`
-	CreatedAt   time.Time `db:"created_at"`
-}
-
 // Page returns one keyset page, newest first.
 func (l *Log) Page(ctx context.Context, workspaceID string, req platform.PageRequest) (platform.Page[appaudit.Entry], error) {
-	var rows []row
-	var err error
-	if req.After == nil {
-		err = l.db.Read(ctx).SelectContext(ctx, &rows, l.first, workspaceID, req.Fetch())
-	} else {
-		err = l.db.Read(ctx).SelectContext(ctx, &rows, l.next, workspaceID, req.After.CreatedAt.UTC(), req.After.ID, req.Fetch())
+	stmt, args := l.first, []any{workspaceID, req.Fetch()}
+	if req.After != nil {
+		stmt, args = l.next, []any{workspaceID, req.After.CreatedAt.UTC(), req.After.ID, req.Fetch()}
 	}
+	rows, err := sqldb.All[appaudit.Entry](ctx, l.db.Read(ctx), stmt, args...)
 	if err != nil {
-		return platform.Page[appaudit.Entry]{}, fmt.Errorf("read audit log: %w", err)
+		return platform.Page[appaudit.Entry]{}, err
 	}
-	cut := platform.CutPage(rows, req, func(r row) platform.Position { return platform.Position{CreatedAt: r.CreatedAt, ID: r.ID} })
-	return platform.MapPage(cut, func(rows []row) ([]appaudit.Entry, error) {
-		out := make([]appaudit.Entry, len(rows))
-		for i, r := range rows {
-			out[i] = appaudit.Entry{ID: r.ID, WorkspaceID: r.WorkspaceID, Actor: r.Actor, Address: r.Address,
-				Action: r.Action, Target: r.Target, Detail: r.Detail, CreatedAt: r.CreatedAt.UTC()}
-		}
-		return out, nil
-	})
+	return platform.CutPage(rows, req, func(e appaudit.Entry) platform.Position {
+		return platform.Position{CreatedAt: e.CreatedAt, ID: e.ID}
+	}), nil
 }

@@ -2,8 +2,6 @@ package courses
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/jmoiron/sqlx"
@@ -16,16 +14,16 @@ import (
 // Catalog answers the courses module's published query (query.Catalog): what other
 // modules may know about courses, read in the caller's transaction when there is one.
 type Catalog struct {
-	db     *sqldb.DB
-	lesson string
+	sqldb.Prepared[catalogStatements]
 }
+
+type catalogStatements struct{ Lesson string }
 
 // NewCatalog prepares the statements for db's dialect.
 func NewCatalog(db *sqldb.DB) *Catalog {
-	return &Catalog{
-		db:     db,
-		lesson: db.Rebind(`SELECT course_id FROM lessons WHERE workspace_id = ? AND id = ?`),
-	}
+	return &Catalog{sqldb.Prepare(db, catalogStatements{
+		Lesson: `SELECT course_id FROM lessons WHERE workspace_id = ? AND id = ?`,
+	})}
 }
 
 // Facts returns the courses among ids in the workspace, any status.
@@ -39,17 +37,12 @@ func (c *Catalog) Facts(ctx context.Context, workspaceID string, ids []string) (
 	if err != nil {
 		return nil, fmt.Errorf("course facts: %w", err)
 	}
-	var rows []struct {
-		ID          string `db:"id"`
-		Title       string `db:"title"`
-		Status      string `db:"status"`
-		LessonCount int    `db:"lesson_count"`
-	}
-	if err := c.db.Read(ctx).SelectContext(ctx, &rows, c.db.Rebind(s), args...); err != nil {
-		return nil, fmt.Errorf("course facts: %w", err)
+	rows, err := sqldb.All[query.CourseFacts](ctx, c.DB.Read(ctx), c.DB.Rebind(s), args...)
+	if err != nil {
+		return nil, err
 	}
 	for _, r := range rows {
-		out[r.ID] = query.CourseFacts{ID: r.ID, Title: r.Title, Status: r.Status, LessonCount: r.LessonCount}
+		out[r.ID] = r
 	}
 	return out, nil
 }
@@ -57,12 +50,6 @@ func (c *Catalog) Facts(ctx context.Context, workspaceID string, ids []string) (
 // LessonCourse returns the course of a lesson, or NotFound outside the workspace.
 func (c *Catalog) LessonCourse(ctx context.Context, workspaceID, lessonID string) (string, error) {
 	var courseID string
-	err := c.db.Read(ctx).GetContext(ctx, &courseID, c.lesson, workspaceID, lessonID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", kernel.NotFound("lesson %s not found", lessonID)
-	}
-	if err != nil {
-		return "", fmt.Errorf("lesson course: %w", err)
-	}
-	return courseID, nil
+	err := sqldb.One(ctx, c.DB.Read(ctx), &courseID, kernel.NotFound("lesson %s not found", lessonID), c.Q.Lesson, workspaceID, lessonID)
+	return courseID, err
 }

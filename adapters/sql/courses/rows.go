@@ -1,38 +1,68 @@
 package courses
 
-import "time"
+import (
+	"context"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/courses/query"
+	"github.com/creatorapi/creatorapi/domain/courses"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+)
 
 // The course tables' columns, shared by the repository and the read model.
-const courseColumns = `id, workspace_id, slug, title, description, status, module_count, lesson_count, published_at, archived_at, created_at, updated_at`
+const (
+	courseColumns = `id, workspace_id, slug, title, description, status, module_count, lesson_count, published_at, archived_at, created_at, updated_at`
+	moduleColumns = `id, title, position, created_at`
+	lessonColumns = `id, module_id, title, type, duration_seconds, position, created_at`
+)
 
+// courseRow is a course row: the aggregate's fields and the counts the row keeps for lists.
 type courseRow struct {
-	ID          string     `db:"id"`
-	WorkspaceID string     `db:"workspace_id"`
-	Slug        string     `db:"slug"`
-	Title       string     `db:"title"`
-	Description string     `db:"description"`
-	Status      string     `db:"status"`
-	ModuleCount int        `db:"module_count"`
-	LessonCount int        `db:"lesson_count"`
-	PublishedAt *time.Time `db:"published_at"`
-	ArchivedAt  *time.Time `db:"archived_at"`
-	CreatedAt   time.Time  `db:"created_at"`
-	UpdatedAt   time.Time  `db:"updated_at"`
+	courses.Course
+	ModuleCount, LessonCount int
 }
 
-type moduleRow struct {
-	ID        string    `db:"id"`
-	Title     string    `db:"title"`
-	Position  int       `db:"position"`
-	CreatedAt time.Time `db:"created_at"`
+// listedRow is a course row as the API lists it.
+type listedRow struct {
+	query.Course
+	WorkspaceID string
 }
 
+// lessonRow is a lesson with the module it belongs to.
 type lessonRow struct {
-	ID              string    `db:"id"`
-	ModuleID        string    `db:"module_id"`
-	Title           string    `db:"title"`
-	Type            string    `db:"type"`
-	DurationSeconds int       `db:"duration_seconds"`
-	Position        int       `db:"position"`
-	CreatedAt       time.Time `db:"created_at"`
+	courses.Lesson
+	ModuleID string
+}
+
+// curriculum holds the statements that load a course with its modules and lessons.
+type curriculum struct{ course, modules, lessons string }
+
+// load reads the course with its curriculum, or NotFound. The repository and the read
+// model share it, so a read shows what a command would see.
+func (c curriculum) load(ctx context.Context, q sqldb.Querier, workspaceID, id string) (*courses.Course, error) {
+	var row courseRow
+	if err := sqldb.One(ctx, q, &row, kernel.NotFound("course %s not found", id), c.course, workspaceID, id); err != nil {
+		return nil, err
+	}
+	mods, err := sqldb.All[courses.Module](ctx, q, c.modules, id)
+	if err != nil {
+		return nil, err
+	}
+	lessons, err := sqldb.All[lessonRow](ctx, q, c.lessons, id)
+	if err != nil {
+		return nil, err
+	}
+	index := map[string]int{}
+	for i, m := range mods {
+		index[m.ID] = i
+	}
+	for _, l := range lessons {
+		m := &mods[index[l.ModuleID]]
+		m.Lessons = append(m.Lessons, l.Lesson)
+	}
+	row.Modules = nil
+	if len(mods) > 0 {
+		row.Modules = mods
+	}
+	return &row.Course, nil
 }

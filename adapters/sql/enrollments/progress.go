@@ -2,10 +2,7 @@ package enrollments
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
-	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/domain/enrollments"
@@ -14,54 +11,38 @@ import (
 
 // Progress stores lesson completions (lesson_progress), one per enrollment and lesson.
 type Progress struct {
-	db                 *sqldb.DB
-	insert, get, count string
+	sqldb.Prepared[progressStatements]
 }
+
+type progressStatements struct{ Insert, Get, Count string }
 
 // NewProgress prepares the statements for db's dialect.
 func NewProgress(db *sqldb.DB) *Progress {
-	return &Progress{
-		db: db,
-		insert: db.Rebind(`INSERT INTO lesson_progress (workspace_id, enrollment_id, student_id, course_id, lesson_id, completed_at)
-			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (enrollment_id, lesson_id) DO NOTHING`),
-		get: db.Rebind(`SELECT workspace_id, enrollment_id, student_id, course_id, lesson_id, completed_at FROM lesson_progress
-			WHERE workspace_id = ? AND enrollment_id = ? AND lesson_id = ?`),
-		count: db.Rebind(`SELECT COUNT(*) FROM lesson_progress WHERE workspace_id = ? AND enrollment_id = ?`),
-	}
+	return &Progress{sqldb.Prepare(db, progressStatements{
+		Insert: `INSERT INTO lesson_progress (workspace_id, enrollment_id, student_id, course_id, lesson_id, completed_at)
+			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (enrollment_id, lesson_id) DO NOTHING`,
+		Get: `SELECT workspace_id, enrollment_id, student_id, course_id, lesson_id, completed_at FROM lesson_progress
+			WHERE workspace_id = ? AND enrollment_id = ? AND lesson_id = ?`,
+		Count: `SELECT COUNT(*) FROM lesson_progress WHERE workspace_id = ? AND enrollment_id = ?`,
+	})}
 }
 
 // Add records c unless the lesson was completed already; added tells which.
 func (p *Progress) Add(ctx context.Context, c enrollments.LessonCompletion) (bool, error) {
-	return p.db.Changes(ctx, "insert lesson progress", p.insert, c.WorkspaceID, c.EnrollmentID, c.StudentID, c.CourseID, c.LessonID, c.CompletedAt)
+	return p.DB.Changes(ctx, "insert lesson progress", p.Q.Insert, c.WorkspaceID, c.EnrollmentID, c.StudentID, c.CourseID, c.LessonID, c.CompletedAt)
 }
 
 // Get returns the recorded completion or NotFound.
 func (p *Progress) Get(ctx context.Context, workspaceID, enrollmentID, lessonID string) (enrollments.LessonCompletion, error) {
-	var row struct {
-		WorkspaceID  string    `db:"workspace_id"`
-		EnrollmentID string    `db:"enrollment_id"`
-		StudentID    string    `db:"student_id"`
-		CourseID     string    `db:"course_id"`
-		LessonID     string    `db:"lesson_id"`
-		CompletedAt  time.Time `db:"completed_at"`
-	}
-	err := p.db.Read(ctx).GetContext(ctx, &row, p.get, workspaceID, enrollmentID, lessonID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return enrollments.LessonCompletion{}, kernel.NotFound("lesson %s not completed", lessonID)
-	}
-	if err != nil {
-		return enrollments.LessonCompletion{}, fmt.Errorf("get lesson progress: %w", err)
-	}
-	return enrollments.LessonCompletion{
-		WorkspaceID: row.WorkspaceID, EnrollmentID: row.EnrollmentID, StudentID: row.StudentID, CourseID: row.CourseID,
-		LessonID: row.LessonID, CompletedAt: row.CompletedAt.UTC(),
-	}, nil
+	var c enrollments.LessonCompletion
+	err := sqldb.One(ctx, p.DB.Read(ctx), &c, kernel.NotFound("lesson %s not completed", lessonID), p.Q.Get, workspaceID, enrollmentID, lessonID)
+	return c, err
 }
 
 // Count returns how many lessons the enrollment completed.
 func (p *Progress) Count(ctx context.Context, workspaceID, enrollmentID string) (int, error) {
 	var n int
-	if err := p.db.Read(ctx).GetContext(ctx, &n, p.count, workspaceID, enrollmentID); err != nil {
+	if err := p.DB.Read(ctx).GetContext(ctx, &n, p.Q.Count, workspaceID, enrollmentID); err != nil {
 		return 0, fmt.Errorf("count lesson progress: %w", err)
 	}
 	return n, nil

@@ -2,8 +2,6 @@ package enrollments
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -17,9 +15,10 @@ import (
 // Reads answers the module's own read model (query.ReadModel) and its published
 // queries (query.Published), read in the caller's transaction when there is one.
 type Reads struct {
-	db         *sqldb.DB
-	find, pair string
+	sqldb.Prepared[readsStatements]
 }
+
+type readsStatements struct{ Find, Pair string }
 
 // factsColumns are an enrollment's facts with its count of completed lessons.
 const factsColumns = `e.id, e.student_id, e.course_id, e.status, e.created_at, e.revoked_at, e.completed_at,
@@ -27,34 +26,15 @@ const factsColumns = `e.id, e.student_id, e.course_id, e.status, e.created_at, e
 
 // NewReads prepares the statements for db's dialect.
 func NewReads(db *sqldb.DB) *Reads {
-	return &Reads{
-		db:   db,
-		find: db.Rebind(`SELECT ` + enrollmentColumns + ` FROM enrollments WHERE workspace_id = ? AND id = ?`),
-		pair: db.Rebind(`SELECT ` + factsColumns + ` FROM enrollments e WHERE e.workspace_id = ? AND e.student_id = ? AND e.course_id = ?`),
-	}
-}
-
-type factsRow struct {
-	ID               string     `db:"id"`
-	StudentID        string     `db:"student_id"`
-	CourseID         string     `db:"course_id"`
-	Status           string     `db:"status"`
-	CreatedAt        time.Time  `db:"created_at"`
-	RevokedAt        *time.Time `db:"revoked_at"`
-	CompletedAt      *time.Time `db:"completed_at"`
-	CompletedLessons int        `db:"completed_lessons"`
-}
-
-func (r factsRow) facts() query.Facts {
-	return query.Facts{
-		ID: r.ID, StudentID: r.StudentID, CourseID: r.CourseID, Status: r.Status, CreatedAt: r.CreatedAt.UTC(),
-		RevokedAt: utc(r.RevokedAt), CompletedAt: utc(r.CompletedAt), CompletedLessons: r.CompletedLessons,
-	}
+	return &Reads{sqldb.Prepare(db, readsStatements{
+		Find: `SELECT ` + enrollmentColumns + ` FROM enrollments WHERE workspace_id = ? AND id = ?`,
+		Pair: `SELECT ` + factsColumns + ` FROM enrollments e WHERE e.workspace_id = ? AND e.student_id = ? AND e.course_id = ?`,
+	})}
 }
 
 // Find reads the enrollment as the API shows it, or NotFound.
 func (r *Reads) Find(ctx context.Context, workspaceID, id string) (query.Enrollment, error) {
-	e, err := one(ctx, r.db.Read(ctx), r.find, "enrollment "+id, workspaceID, id)
+	e, err := one(ctx, r.DB.Read(ctx), r.Q.Find, "enrollment "+id, workspaceID, id)
 	if err != nil {
 		return query.Enrollment{}, err
 	}
@@ -73,32 +53,27 @@ func (r *Reads) OfStudents(ctx context.Context, workspaceID string, studentIDs [
 	if err != nil {
 		return nil, fmt.Errorf("expand student ids: %w", err)
 	}
-	var rows []factsRow
-	if err := r.db.Read(ctx).SelectContext(ctx, &rows, r.db.Rebind(stmt), args...); err != nil {
-		return nil, fmt.Errorf("list enrollments of students: %w", err)
+	rows, err := sqldb.All[query.Facts](ctx, r.DB.Read(ctx), r.DB.Rebind(stmt), args...)
+	if err != nil {
+		return nil, err
 	}
 	for _, row := range rows {
-		out[row.StudentID] = append(out[row.StudentID], row.facts())
+		out[row.StudentID] = append(out[row.StudentID], row)
 	}
 	return out, nil
 }
 
 // OfPair returns the student's enrollment in the course, or NotFound.
 func (r *Reads) OfPair(ctx context.Context, workspaceID, studentID, courseID string) (query.Facts, error) {
-	var row factsRow
-	err := r.db.Read(ctx).GetContext(ctx, &row, r.pair, workspaceID, studentID, courseID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return query.Facts{}, kernel.NotFound("no enrollment of student %s in course %s", studentID, courseID)
-	}
-	if err != nil {
-		return query.Facts{}, fmt.Errorf("enrollment of student: %w", err)
-	}
-	return row.facts(), nil
+	var f query.Facts
+	err := sqldb.One(ctx, r.DB.Read(ctx), &f, kernel.NotFound("no enrollment of student %s in course %s", studentID, courseID),
+		r.Q.Pair, workspaceID, studentID, courseID)
+	return f, err
 }
 
 // FirstActivity returns the earliest enrollment or lesson completion, any workspace.
 func (r *Reads) FirstActivity(ctx context.Context) (time.Time, bool, error) {
-	return r.db.Earliest(ctx,
+	return r.DB.Earliest(ctx,
 		`SELECT created_at FROM enrollments ORDER BY created_at LIMIT 1`,
 		`SELECT completed_at FROM lesson_progress ORDER BY completed_at LIMIT 1`)
 }

@@ -4,10 +4,6 @@ package keys
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -18,101 +14,77 @@ import (
 
 // Repository stores API keys (keys.Repository) and reads them a page at a time
 // (query.KeyPages).
-type Repository struct {
-	db                                  *sqldb.DB
-	insert, get, byLookup, list, revoke string
-	firstPage, nextPage, count          string
-}
+type Repository struct{ sqldb.Prepared[statements] }
+
+type statements struct{ Insert, Get, ByLookup, List, Revoke, FirstPage, NextPage, Count string }
 
 // NewRepository prepares the statements for db's dialect.
 func NewRepository(db *sqldb.DB) *Repository {
-	return &Repository{
-		db:       db,
-		insert:   db.Rebind(`INSERT INTO api_keys (` + keyColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		get:      db.Rebind(`SELECT ` + keyColumns + ` FROM api_keys WHERE workspace_id = ? AND id = ?`),
-		byLookup: db.Rebind(`SELECT ` + keyColumns + ` FROM api_keys WHERE lookup = ?`),
-		list:     db.Rebind(`SELECT ` + keyColumns + ` FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC, id DESC`),
-		revoke:   db.Rebind(`UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND id = ? AND revoked_at IS NULL`),
+	return &Repository{sqldb.Prepare(db, statements{
+		Insert:   `INSERT INTO api_keys (` + keyColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		Get:      `SELECT ` + keyColumns + ` FROM api_keys WHERE workspace_id = ? AND id = ?`,
+		ByLookup: `SELECT ` + keyColumns + ` FROM api_keys WHERE lookup = ?`,
+		List:     `SELECT ` + keyColumns + ` FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC, id DESC`,
+		Revoke:   `UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND id = ? AND revoked_at IS NULL`,
 		// The dashboard's pages: row-value comparison keeps the keyset seek on the index.
-		firstPage: db.Rebind(`SELECT ` + keyColumns + ` FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`),
-		nextPage:  db.Rebind(`SELECT ` + keyColumns + ` FROM api_keys WHERE workspace_id = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`),
-		count: db.Rebind(`SELECT COALESCE(SUM(CASE WHEN revoked_at IS NULL THEN 1 ELSE 0 END), 0) AS active,
+		FirstPage: `SELECT ` + keyColumns + ` FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+		NextPage:  `SELECT ` + keyColumns + ` FROM api_keys WHERE workspace_id = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`,
+		Count: `SELECT COALESCE(SUM(CASE WHEN revoked_at IS NULL THEN 1 ELSE 0 END), 0) AS active,
 			COALESCE(SUM(CASE WHEN revoked_at IS NULL AND created_at < ? THEN 1 ELSE 0 END), 0) AS due
-			FROM api_keys WHERE workspace_id = ?`),
-	}
+			FROM api_keys WHERE workspace_id = ?`,
+	})}
 }
 
 // Add inserts k.
 func (r *Repository) Add(ctx context.Context, k *keys.Key) error {
-	_, err := r.db.Write(ctx).ExecContext(ctx, r.insert, k.ID, k.WorkspaceID, k.Name, k.Lookup, k.LastFour, k.SecretHash,
-		strings.Join(keys.ScopeNames(k.Scopes), " "), k.PerMinute, k.PerDay, k.CreatedAt, k.RevokedAt, k.LastUsedAt)
-	if err != nil {
-		return fmt.Errorf("insert key: %w", err)
-	}
-	return nil
+	return r.DB.Exec(ctx, "insert key", r.Q.Insert, k.ID, k.WorkspaceID, k.Name, k.Lookup, k.LastFour, k.SecretHash,
+		scopesColumn(k.Scopes), k.PerMinute, k.PerDay, k.CreatedAt, k.RevokedAt, k.LastUsedAt)
 }
 
 // Get returns the key of the workspace or NotFound.
 func (r *Repository) Get(ctx context.Context, workspaceID, id string) (*keys.Key, error) {
-	return r.one(ctx, r.get, "key "+id, workspaceID, id)
+	return r.one(ctx, r.Q.Get, "key "+id, workspaceID, id)
 }
 
 // FindByLookup returns the key with this lookup part or NotFound.
 func (r *Repository) FindByLookup(ctx context.Context, lookup string) (*keys.Key, error) {
-	return r.one(ctx, r.byLookup, "key", lookup)
+	return r.one(ctx, r.Q.ByLookup, "key", lookup)
 }
 
 func (r *Repository) one(ctx context.Context, query, what string, args ...any) (*keys.Key, error) {
 	var row keyRow
-	err := r.db.Read(ctx).GetContext(ctx, &row, query, args...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, kernel.NotFound("%s not found", what)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("get key: %w", err)
+	if err := sqldb.One(ctx, r.DB.Read(ctx), &row, kernel.NotFound("%s not found", what), query, args...); err != nil {
+		return nil, err
 	}
 	return row.key(), nil
 }
 
 // List returns the workspace's keys, newest first.
 func (r *Repository) List(ctx context.Context, workspaceID string) ([]*keys.Key, error) {
-	var rows []keyRow
-	if err := r.db.Read(ctx).SelectContext(ctx, &rows, r.list, workspaceID); err != nil {
-		return nil, fmt.Errorf("list keys: %w", err)
-	}
-	return keysOf(rows), nil
+	rows, err := sqldb.All[keyRow](ctx, r.DB.Read(ctx), r.Q.List, workspaceID)
+	return keysOf(rows), err
 }
 
 // Page returns up to limit keys after after (nil: from the newest), newest first.
 func (r *Repository) Page(ctx context.Context, workspaceID string, after *platform.Position, limit int) ([]*keys.Key, error) {
-	var rows []keyRow
-	var err error
-	if after == nil {
-		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.firstPage, workspaceID, limit)
-	} else {
-		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.nextPage, workspaceID, after.CreatedAt.UTC(), after.ID, limit)
+	stmt, args := r.Q.FirstPage, []any{workspaceID, limit}
+	if after != nil {
+		stmt, args = r.Q.NextPage, []any{workspaceID, after.CreatedAt.UTC(), after.ID, limit}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("page keys: %w", err)
-	}
-	return keysOf(rows), nil
+	rows, err := sqldb.All[keyRow](ctx, r.DB.Read(ctx), stmt, args...)
+	return keysOf(rows), err
 }
 
 // Count returns the active keys and those created before rotateBefore.
 func (r *Repository) Count(ctx context.Context, workspaceID string, rotateBefore time.Time) (active, due int, err error) {
-	var c struct {
-		Active int `db:"active"`
-		Due    int `db:"due"`
-	}
-	if err := r.db.Read(ctx).GetContext(ctx, &c, r.count, rotateBefore, workspaceID); err != nil {
-		return 0, 0, fmt.Errorf("count keys: %w", err)
-	}
-	return c.Active, c.Due, nil
+	var c struct{ Active, Due int }
+	err = sqldb.One(ctx, r.DB.Read(ctx), &c, nil, r.Q.Count, rotateBefore, workspaceID)
+	return c.Active, c.Due, err
 }
 
 // SaveRevocation stores the revocation time unless the key was revoked already (the
 // earlier time is kept); revoked tells whether this call stored it. Racing calls are
 // settled by the row: the UPDATE of the second finds revoked_at set.
 func (r *Repository) SaveRevocation(ctx context.Context, k *keys.Key) (revoked bool, err error) {
-	return r.db.Changes(ctx, "revoke key", r.revoke, k.RevokedAt, k.WorkspaceID, k.ID)
+	return r.DB.Changes(ctx, "revoke key", r.Q.Revoke, k.RevokedAt, k.WorkspaceID, k.ID)
 }

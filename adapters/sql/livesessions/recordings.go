@@ -2,7 +2,6 @@ package livesessions
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/domain/livesessions"
@@ -23,9 +22,6 @@ func NewRecordings(db *sqldb.DB) *Recordings {
 
 // Add inserts a recording; an id that exists already is an error.
 func (r *Recordings) Add(ctx context.Context, rec *livesessions.Recording) error {
-	if _, err := r.db.Write(ctx).ExecContext(ctx, r.insert, rec.ID, rec.WorkspaceID, rec.LiveSessionID, rec.CourseID,
-		rec.DurationSeconds, rec.CreatedAt); err != nil {
-		return fmt.Errorf("insert recording: %w", err)
-	}
-	return nil
+	return r.db.Exec(ctx, "insert recording", r.insert, rec.ID, rec.WorkspaceID, rec.LiveSessionID, rec.CourseID,
+		rec.DurationSeconds, rec.CreatedAt)
 }

@@ -6,8 +6,6 @@ package members
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -18,103 +16,66 @@ import (
 )
 
 // Store implements members.Rows (Rows), members.Links (Links) and members.Sessions (Sessions).
-type Store struct {
-	db *sqldb.DB
-	q  statements
-}
+type Store struct{ sqldb.Prepared[statements] }
 
 type statements struct {
-	ofPerson, get, list, add, remove, joined                   string
-	addLink, getLink, useLink, addRequest, countRequests       string
-	addSession, getSession, touchSession, endSession, endAllOf string
+	OfPerson, Get, List, Add, Remove, Joined                   string
+	AddLink, GetLink, UseLink, AddRequest, CountRequests       string
+	AddSession, GetSession, TouchSession, EndSession, EndAllOf string
 }
 
 // NewStore prepares the statements for db's dialect.
 func NewStore(db *sqldb.DB) *Store {
-	r := db.Rebind
 	const cols = `SELECT workspace_id, email, role, invited_by, invited_at, joined_at FROM workspace_members`
-	return &Store{db: db, q: statements{
-		ofPerson: r(cols + ` WHERE email = ? ORDER BY workspace_id`),
-		get:      r(cols + ` WHERE workspace_id = ? AND email = ?`),
-		list:     r(cols + ` WHERE workspace_id = ? ORDER BY invited_at, email`),
-		add:      r(`INSERT INTO workspace_members (workspace_id, email, role, invited_by, invited_at, joined_at) VALUES (?, ?, ?, ?, ?, ?)`),
-		remove:   r(`DELETE FROM workspace_members WHERE workspace_id = ? AND email = ?`),
-		joined:   r(`UPDATE workspace_members SET joined_at = ? WHERE workspace_id = ? AND email = ? AND joined_at IS NULL`),
+	return &Store{sqldb.Prepare(db, statements{
+		OfPerson: cols + ` WHERE email = ? ORDER BY workspace_id`,
+		Get:      cols + ` WHERE workspace_id = ? AND email = ?`,
+		List:     cols + ` WHERE workspace_id = ? ORDER BY invited_at, email`,
+		Add:      `INSERT INTO workspace_members (workspace_id, email, role, invited_by, invited_at, joined_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		Remove:   `DELETE FROM workspace_members WHERE workspace_id = ? AND email = ?`,
+		Joined:   `UPDATE workspace_members SET joined_at = ? WHERE workspace_id = ? AND email = ? AND joined_at IS NULL`,
 
-		addLink:       r(`INSERT INTO sign_in_links (token_hash, email, workspace_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, ?)`),
-		getLink:       r(`SELECT token_hash, email, workspace_id, created_at, expires_at, used_at FROM sign_in_links WHERE token_hash = ?`),
-		useLink:       r(`UPDATE sign_in_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL`),
-		addRequest:    r(`INSERT INTO sign_in_requests (email, address, created_at) VALUES (?, ?, ?)`),
-		countRequests: r(`SELECT (SELECT COUNT(*) FROM sign_in_requests WHERE email = ? AND created_at > ?) AS by_email, (SELECT COUNT(*) FROM sign_in_requests WHERE address = ? AND created_at > ?) AS by_address`),
+		AddLink:       `INSERT INTO sign_in_links (token_hash, email, workspace_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		GetLink:       `SELECT token_hash, email, workspace_id, created_at, expires_at, used_at FROM sign_in_links WHERE token_hash = ?`,
+		UseLink:       `UPDATE sign_in_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL`,
+		AddRequest:    `INSERT INTO sign_in_requests (email, address, created_at) VALUES (?, ?, ?)`,
+		CountRequests: `SELECT (SELECT COUNT(*) FROM sign_in_requests WHERE email = ? AND created_at > ?) AS by_email, (SELECT COUNT(*) FROM sign_in_requests WHERE address = ? AND created_at > ?) AS by_address`,
 
-		addSession:   r(`INSERT INTO dashboard_sessions (token_hash, email, csrf_token, created_at, last_seen_at, expires_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-		getSession:   r(`SELECT token_hash, email, csrf_token, created_at, last_seen_at, expires_at, ended_at FROM dashboard_sessions WHERE token_hash = ?`),
-		touchSession: r(`UPDATE dashboard_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at < ?`),
-		endSession:   r(`UPDATE dashboard_sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL`),
-		endAllOf:     r(`UPDATE dashboard_sessions SET ended_at = ? WHERE email = ? AND ended_at IS NULL`),
-	}}
+		AddSession:   `INSERT INTO dashboard_sessions (token_hash, email, csrf_token, created_at, last_seen_at, expires_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		GetSession:   `SELECT token_hash, email, csrf_token, created_at, last_seen_at, expires_at, ended_at FROM dashboard_sessions WHERE token_hash = ?`,
+		TouchSession: `UPDATE dashboard_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at < ?`,
+		EndSession:   `UPDATE dashboard_sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL`,
+		EndAllOf:     `UPDATE dashboard_sessions SET ended_at = ? WHERE email = ? AND ended_at IS NULL`,
+	})}
 }
 
 // Rows is the Store seen as members.Rows.
 type Rows struct{ *Store }
 
-type memberRow struct {
-	WorkspaceID string     `db:"workspace_id"`
-	Email       string     `db:"email"`
-	Role        string     `db:"role"`
-	InvitedBy   string     `db:"invited_by"`
-	InvitedAt   time.Time  `db:"invited_at"`
-	JoinedAt    *time.Time `db:"joined_at"`
-}
-
-func (r memberRow) member() members.Member {
-	var joined *time.Time
-	if r.JoinedAt != nil {
-		j := r.JoinedAt.UTC()
-		joined = &j
-	}
-	return members.Member{WorkspaceID: r.WorkspaceID, Email: r.Email, Role: members.Role(r.Role),
-		InvitedBy: r.InvitedBy, InvitedAt: r.InvitedAt.UTC(), JoinedAt: joined}
-}
-
-func (s Rows) selectRows(ctx context.Context, stmt, what string, args ...any) ([]members.Member, error) {
-	var rows []memberRow
-	if err := s.db.Read(ctx).SelectContext(ctx, &rows, stmt, args...); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	out := make([]members.Member, len(rows))
-	for i, r := range rows {
-		out[i] = r.member()
-	}
-	return out, nil
+func (s Rows) selectRows(ctx context.Context, stmt string, args ...any) ([]members.Member, error) {
+	return sqldb.All[members.Member](ctx, s.DB.Read(ctx), stmt, args...)
 }
 
 // OfPerson lists email's rows.
 func (s Rows) OfPerson(ctx context.Context, email string) ([]members.Member, error) {
-	return s.selectRows(ctx, s.q.ofPerson, "memberships", strings.ToLower(email))
+	return s.selectRows(ctx, s.Q.OfPerson, strings.ToLower(email))
 }
 
 // OfWorkspace lists a workspace's rows by invitation time, then e-mail.
 func (s Rows) OfWorkspace(ctx context.Context, workspaceID string) ([]members.Member, error) {
-	return s.selectRows(ctx, s.q.list, "list members", workspaceID)
+	return s.selectRows(ctx, s.Q.List, workspaceID)
 }
 
 // Get returns email's row in workspaceID, or NotFound.
 func (s Rows) Get(ctx context.Context, workspaceID, email string) (members.Member, error) {
-	var r memberRow
-	err := s.db.Read(ctx).GetContext(ctx, &r, s.q.get, workspaceID, strings.ToLower(email))
-	if errors.Is(err, sql.ErrNoRows) {
-		return members.Member{}, kernel.NotFound("member %s not found", email)
-	}
-	if err != nil {
-		return members.Member{}, fmt.Errorf("get member: %w", err)
-	}
-	return r.member(), nil
+	var m members.Member
+	err := sqldb.One(ctx, s.DB.Read(ctx), &m, kernel.NotFound("member %s not found", email), s.Q.Get, workspaceID, strings.ToLower(email))
+	return m, err
 }
 
 // Add inserts an invitation.
 func (s Rows) Add(ctx context.Context, m *members.Member) error {
-	_, err := s.db.Write(ctx).ExecContext(ctx, s.q.add, m.WorkspaceID, m.Email, string(m.Role), m.InvitedBy, m.InvitedAt, m.JoinedAt)
+	_, err := s.DB.Write(ctx).ExecContext(ctx, s.Q.Add, m.WorkspaceID, m.Email, string(m.Role), m.InvitedBy, m.InvitedAt, m.JoinedAt)
 	if sqldb.IsUniqueViolation(err) {
 		return kernel.Invalid("email", "%s already belongs to this workspace", m.Email)
 	}
@@ -126,7 +87,7 @@ func (s Rows) Add(ctx context.Context, m *members.Member) error {
 
 // Remove deletes the member row.
 func (s Rows) Remove(ctx context.Context, workspaceID, email string) error {
-	res, err := s.db.Write(ctx).ExecContext(ctx, s.q.remove, workspaceID, email)
+	res, err := s.DB.Write(ctx).ExecContext(ctx, s.Q.Remove, workspaceID, email)
 	if err != nil {
 		return fmt.Errorf("remove member: %w", err)
 	}
@@ -138,8 +99,5 @@ func (s Rows) Remove(ctx context.Context, workspaceID, email string) error {
 
 // MarkJoined records the first sign-in after an invitation.
 func (s Rows) MarkJoined(ctx context.Context, workspaceID, email string, at time.Time) error {
-	if _, err := s.db.Write(ctx).ExecContext(ctx, s.q.joined, at, workspaceID, email); err != nil {
-		return fmt.Errorf("mark joined: %w", err)
-	}
-	return nil
+	return s.DB.Exec(ctx, "mark joined", s.Q.Joined, at, workspaceID, email)
 }

@@ -2,12 +2,10 @@ package members
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
-	"strings"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/members"
 )
@@ -15,81 +13,50 @@ import (
 // Sessions is the Store seen as members.Sessions.
 type Sessions struct{ *Store }
 
-type sessionRow struct {
-	TokenHash  []byte     `db:"token_hash"`
-	Email      string     `db:"email"`
-	CSRFToken  string     `db:"csrf_token"`
-	CreatedAt  time.Time  `db:"created_at"`
-	LastSeenAt time.Time  `db:"last_seen_at"`
-	ExpiresAt  time.Time  `db:"expires_at"`
-	EndedAt    *time.Time `db:"ended_at"`
-}
-
 // Add inserts s.
 func (s Sessions) Add(ctx context.Context, x *members.Session) error {
-	_, err := s.db.Write(ctx).ExecContext(ctx, s.q.addSession, x.TokenHash, x.Email, x.CSRFToken, x.CreatedAt, x.LastSeenAt, x.ExpiresAt, x.EndedAt)
-	if err != nil {
-		return fmt.Errorf("add session: %w", err)
-	}
-	return nil
+	return s.DB.Exec(ctx, "add session", s.Q.AddSession, x.TokenHash, x.Email, x.CSRFToken, x.CreatedAt, x.LastSeenAt, x.ExpiresAt, x.EndedAt)
 }
 
 // Get finds a session by its hash.
 func (s Sessions) Get(ctx context.Context, hash []byte) (*members.Session, error) {
-	var r sessionRow
-	err := s.db.Read(ctx).GetContext(ctx, &r, s.q.getSession, hash)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, kernel.Unauthenticated("no such session; sign in again")
+	var x members.Session
+	if err := sqldb.One(ctx, s.DB.Read(ctx), &x, kernel.Unauthenticated("no such session; sign in again"), s.Q.GetSession, hash); err != nil {
+		return nil, err
 	}
-	if err != nil {
-		return nil, fmt.Errorf("get session: %w", err)
-	}
-	return &members.Session{TokenHash: r.TokenHash, Email: r.Email, CSRFToken: r.CSRFToken, CreatedAt: r.CreatedAt.UTC(),
-		LastSeenAt: r.LastSeenAt.UTC(), ExpiresAt: r.ExpiresAt.UTC(), EndedAt: r.EndedAt}, nil
+	return &x, nil
 }
 
 // Touch moves last_seen_at forward.
 func (s Sessions) Touch(ctx context.Context, x *members.Session) error {
-	if _, err := s.db.Write(ctx).ExecContext(ctx, s.q.touchSession, x.LastSeenAt, x.TokenHash, x.LastSeenAt); err != nil {
-		return fmt.Errorf("touch session: %w", err)
-	}
-	return nil
+	return s.DB.Exec(ctx, "touch session", s.Q.TouchSession, x.LastSeenAt, x.TokenHash, x.LastSeenAt)
 }
 
 // End ends one session.
 func (s Sessions) End(ctx context.Context, hash []byte, at time.Time) error {
-	if _, err := s.db.Write(ctx).ExecContext(ctx, s.q.endSession, at, hash); err != nil {
-		return fmt.Errorf("end session: %w", err)
-	}
-	return nil
+	return s.DB.Exec(ctx, "end session", s.Q.EndSession, at, hash)
 }
 
 // EndAllOf ends every live session of email.
 func (s Sessions) EndAllOf(ctx context.Context, email string, at time.Time) error {
-	if _, err := s.db.Write(ctx).ExecContext(ctx, s.q.endAllOf, at, email); err != nil {
-		return fmt.Errorf("end sessions: %w", err)
-	}
-	return nil
+	return s.DB.Exec(ctx, "end sessions", s.Q.EndAllOf, at, email)
 }
 
 // Prune deletes what no longer serves: requests older than the limits' window, links
 // expired a day ago, sessions ended or expired a month ago.
 func (s Sessions) Prune(ctx context.Context, now time.Time) (int64, error) {
 	var total int64
+	ended := now.Add(-members.AbsoluteTimeout)
+	idle := now.Add(-members.IdleTimeout - 30*24*time.Hour)
 	for _, q := range []struct {
-		stmt   string
-		before time.Time
+		stmt string
+		args []any
 	}{
-		{`DELETE FROM sign_in_requests WHERE created_at < ?`, now.Add(-members.RequestWindow)},
-		{`DELETE FROM sign_in_links WHERE expires_at < ?`, now.Add(-24 * time.Hour)},
-		{`DELETE FROM dashboard_sessions WHERE expires_at < ? OR ended_at < ? OR last_seen_at < ?`, now.Add(-members.AbsoluteTimeout)},
+		{`DELETE FROM sign_in_requests WHERE created_at < ?`, []any{now.Add(-members.RequestWindow)}},
+		{`DELETE FROM sign_in_links WHERE expires_at < ?`, []any{now.Add(-24 * time.Hour)}},
+		{`DELETE FROM dashboard_sessions WHERE expires_at < ? OR ended_at < ? OR last_seen_at < ?`, []any{ended, ended, idle}},
 	} {
-		args := []any{q.before}
-		if strings.Count(q.stmt, "?") == 3 {
-			idle := now.Add(-members.IdleTimeout - 30*24*time.Hour)
-			args = []any{q.before, q.before, idle}
-		}
-		res, err := s.db.Write(ctx).ExecContext(ctx, s.db.Rebind(q.stmt), args...)
+		res, err := s.DB.Write(ctx).ExecContext(ctx, s.DB.Rebind(q.stmt), q.args...)
 		if err != nil {
 			return total, fmt.Errorf("prune sign-in state: %w", err)
 		}

@@ -2,7 +2,6 @@ package orders
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -57,14 +56,14 @@ func (r *Reads) List(ctx context.Context, workspaceID string, f query.Filters, p
 	where(` ORDER BY created_at DESC, id DESC LIMIT ?`, page.Fetch())
 
 	q := r.db.Read(ctx)
-	var rows []orderRow
-	if err := q.SelectContext(ctx, &rows, r.db.Rebind(b.String()), args...); err != nil {
-		return platform.Page[*orders.Order]{}, fmt.Errorf("list orders: %w", err)
+	rows, err := sqldb.All[orders.Order](ctx, q, r.db.Rebind(b.String()), args...)
+	if err != nil {
+		return platform.Page[*orders.Order]{}, err
 	}
-	cut := platform.CutPage(rows, page, func(row orderRow) platform.Position {
+	cut := platform.CutPage(rows, page, func(row orders.Order) platform.Position {
 		return platform.Position{CreatedAt: row.CreatedAt, ID: row.ID}
 	})
-	return platform.MapPage(cut, func(rows []orderRow) ([]*orders.Order, error) {
+	return platform.MapPage(cut, func(rows []orders.Order) ([]*orders.Order, error) {
 		return load(ctx, r.db, q, workspaceID, rows)
 	})
 }

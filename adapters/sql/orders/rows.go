@@ -8,109 +8,86 @@ package orders
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/orders"
 )
 
 // The orders table's columns, shared by the repository and the reads.
 const orderColumns = `id, workspace_id, student_id, status, currency, amount, amount_refunded, receipt_number, paid_at, refunded_at, created_at, updated_at`
 
-type orderRow struct {
-	ID             string     `db:"id"`
-	WorkspaceID    string     `db:"workspace_id"`
-	StudentID      string     `db:"student_id"`
-	Status         string     `db:"status"`
-	Currency       string     `db:"currency"`
-	Amount         int64      `db:"amount"`
-	AmountRefunded int64      `db:"amount_refunded"`
-	ReceiptNumber  string     `db:"receipt_number"`
-	PaidAt         time.Time  `db:"paid_at"`
-	RefundedAt     *time.Time `db:"refunded_at"`
-	CreatedAt      time.Time  `db:"created_at"`
-	UpdatedAt      time.Time  `db:"updated_at"`
-}
+// The children's rows: a domain value with the order it belongs to.
+type (
+	itemRow struct {
+		OrderID string
+		orders.Item
+	}
+	entitlementRow struct {
+		OrderID string
+		orders.Entitlement
+	}
+	entryRow struct {
+		OrderID string
+		orders.Entry
+	}
+)
 
-type itemRow struct {
-	OrderID  string `db:"order_id"`
-	CourseID string `db:"course_id"`
-	Title    string `db:"title"`
-	Amount   int64  `db:"amount"`
-}
-
-type entitlementRow struct {
-	OrderID      string     `db:"order_id"`
-	CourseID     string     `db:"course_id"`
-	EnrollmentID string     `db:"enrollment_id"`
-	GrantedAt    time.Time  `db:"granted_at"`
-	RevokedAt    *time.Time `db:"revoked_at"`
-}
-
-type entryRow struct {
-	OrderID string    `db:"order_id"`
-	Seq     int       `db:"seq"`
-	Type    string    `db:"type"`
-	Amount  int64     `db:"amount"`
-	At      time.Time `db:"at"`
-}
-
-// load turns order rows into aggregates with their items, entitlements and history,
-// read in three queries whatever the number of orders (no query per order).
-func load(ctx context.Context, db *sqldb.DB, q sqldb.Querier, workspaceID string, rows []orderRow) ([]*orders.Order, error) {
+// load gives orders (rows scanned straight into the aggregate) their items,
+// entitlements and history, read in three queries whatever the number of orders (no
+// query per order).
+func load(ctx context.Context, db *sqldb.DB, q sqldb.Querier, workspaceID string, rows []orders.Order) ([]*orders.Order, error) {
 	out := make([]*orders.Order, len(rows))
 	if len(rows) == 0 {
 		return out, nil
 	}
 	byID := make(map[string]*orders.Order, len(rows))
 	ids := make([]string, len(rows))
-	for i, row := range rows {
-		out[i] = &orders.Order{
-			ID: row.ID, WorkspaceID: row.WorkspaceID, StudentID: row.StudentID, Status: orders.Status(row.Status),
-			Currency: row.Currency, Amount: row.Amount, AmountRefunded: row.AmountRefunded, ReceiptNumber: row.ReceiptNumber,
-			PaidAt: row.PaidAt.UTC(), RefundedAt: platform.UTCPtr(row.RefundedAt), CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(),
-		}
-		byID[row.ID], ids[i] = out[i], row.ID
+	for i := range rows {
+		out[i] = &rows[i]
+		byID[rows[i].ID], ids[i] = out[i], rows[i].ID
 	}
-	selectIn := func(dest any, statement string) error {
-		// IN (...) has as many placeholders as ids: expanded per call, then rebound.
+	// IN (...) has as many placeholders as ids: expanded per call, then rebound.
+	expand := func(statement string) (string, []any, error) {
 		s, args, err := sqlx.In(statement, workspaceID, ids)
-		if err != nil {
-			return err
-		}
-		return q.SelectContext(ctx, dest, db.Rebind(s), args...)
+		return db.Rebind(s), args, err
 	}
-	var items []itemRow
-	if err := selectIn(&items, `SELECT order_id, course_id, title, amount FROM order_items
-		WHERE workspace_id = ? AND order_id IN (?) ORDER BY order_id, position`); err != nil {
-		return nil, fmt.Errorf("order items: %w", err)
+	items, err := selectIn[itemRow](ctx, q, expand, `SELECT order_id, course_id, title, amount FROM order_items
+		WHERE workspace_id = ? AND order_id IN (?) ORDER BY order_id, position`)
+	if err != nil {
+		return nil, err
 	}
-	var ents []entitlementRow
-	if err := selectIn(&ents, `SELECT e.order_id, e.course_id, e.enrollment_id, e.granted_at, e.revoked_at
+	ents, err := selectIn[entitlementRow](ctx, q, expand, `SELECT e.order_id, e.course_id, e.enrollment_id, e.granted_at, e.revoked_at
 		FROM order_entitlements e JOIN order_items i ON i.order_id = e.order_id AND i.course_id = e.course_id
-		WHERE e.workspace_id = ? AND e.order_id IN (?) ORDER BY e.order_id, i.position`); err != nil {
-		return nil, fmt.Errorf("order entitlements: %w", err)
+		WHERE e.workspace_id = ? AND e.order_id IN (?) ORDER BY e.order_id, i.position`)
+	if err != nil {
+		return nil, err
 	}
-	var hist []entryRow
-	if err := selectIn(&hist, `SELECT order_id, seq, type, amount, at FROM order_history
-		WHERE workspace_id = ? AND order_id IN (?) ORDER BY order_id, seq`); err != nil {
-		return nil, fmt.Errorf("order history: %w", err)
+	hist, err := selectIn[entryRow](ctx, q, expand, `SELECT order_id, seq, type, amount, at FROM order_history
+		WHERE workspace_id = ? AND order_id IN (?) ORDER BY order_id, seq`)
+	if err != nil {
+		return nil, err
 	}
 	for _, it := range items {
 		o := byID[it.OrderID]
-		o.Items = append(o.Items, orders.Item{CourseID: it.CourseID, Title: it.Title, Amount: it.Amount})
+		o.Items = append(o.Items, it.Item)
 	}
 	for _, e := range ents {
 		o := byID[e.OrderID]
-		o.Entitlements = append(o.Entitlements, orders.Entitlement{CourseID: e.CourseID, EnrollmentID: e.EnrollmentID,
-			GrantedAt: e.GrantedAt.UTC(), RevokedAt: platform.UTCPtr(e.RevokedAt)})
+		o.Entitlements = append(o.Entitlements, e.Entitlement)
 	}
 	for _, h := range hist {
 		o := byID[h.OrderID]
-		o.History = append(o.History, orders.Entry{Seq: h.Seq, Type: orders.EntryType(h.Type), Amount: h.Amount, At: h.At.UTC()})
+		o.History = append(o.History, h.Entry)
 	}
 	return out, nil
+}
+
+func selectIn[T any](ctx context.Context, q sqldb.Querier, expand func(string) (string, []any, error), statement string) ([]T, error) {
+	s, args, err := expand(statement)
+	if err != nil {
+		return nil, fmt.Errorf("expand order ids: %w", err)
+	}
+	return sqldb.All[T](ctx, q, s, args...)
 }

@@ -2,9 +2,6 @@ package students
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -69,9 +66,9 @@ func (r *Reads) List(ctx context.Context, workspaceID string, f query.Filter, pa
 	if shape.after {
 		args = append(args, page.After.CreatedAt, page.After.CreatedAt, page.After.ID)
 	}
-	var rows []studentRow
-	if err := r.db.Read(ctx).SelectContext(ctx, &rows, r.pages[shape], append(args, page.Fetch())...); err != nil {
-		return platform.Page[*students.Student]{}, fmt.Errorf("list students: %w", err)
+	rows, err := sqldb.All[studentRow](ctx, r.db.Read(ctx), r.pages[shape], append(args, page.Fetch())...)
+	if err != nil {
+		return platform.Page[*students.Student]{}, err
 	}
 	cut := platform.CutPage(rows, page, func(row studentRow) platform.Position {
 		return platform.Position{CreatedAt: row.CreatedAt, ID: row.ID}
@@ -101,15 +98,7 @@ func (r *Reads) GetByEmail(ctx context.Context, workspaceID, email string) (*stu
 
 // Exists tells whether a live student of the workspace has this id.
 func (r *Reads) Exists(ctx context.Context, workspaceID, id string) (bool, error) {
-	var one int
-	err := r.db.Read(ctx).GetContext(ctx, &one, r.exists, workspaceID, id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("student exists: %w", err)
-	}
-	return true, nil
+	return sqldb.Exists(ctx, r.db.Read(ctx), r.exists, workspaceID, id)
 }
 
 // FirstCreated returns the earliest creation of a student, any workspace.

@@ -2,8 +2,6 @@ package students
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -13,24 +11,22 @@ import (
 )
 
 // Repository stores student aggregates (students.Repository).
-type Repository struct {
-	db                         *sqldb.DB
-	insert, get, update, touch string
-}
+type Repository struct{ sqldb.Prepared[statements] }
+
+type statements struct{ Insert, Get, Update, Touch string }
 
 // NewRepository prepares the statements for db's dialect.
 func NewRepository(db *sqldb.DB) *Repository {
-	return &Repository{
-		db: db,
+	return &Repository{sqldb.Prepare(db, statements{
 		// No conflict target: the only unique index a new id can hit is the partial
 		// (workspace_id, email_lower) one, and naming a partial index differs per engine.
-		insert: db.Rebind(`INSERT INTO students (` + studentColumns + `, email_lower) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT DO NOTHING`),
-		get: db.Rebind(`SELECT ` + studentColumns + ` FROM students WHERE workspace_id = ? AND id = ? AND deleted_at IS NULL` + db.ForUpdate()),
-		update: db.Rebind(`UPDATE students SET email = ?, email_lower = ?, first_name = ?, last_name = ?, external_id = ?, metadata = ?,
-			updated_at = ?, deleted_at = ? WHERE workspace_id = ? AND id = ?`),
-		touch: db.Rebind(`UPDATE students SET updated_at = ? WHERE workspace_id = ? AND id = ? AND updated_at < ?`),
-	}
+		Insert: `INSERT INTO students (` + studentColumns + `, email_lower) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT DO NOTHING`,
+		Get: `SELECT ` + studentColumns + ` FROM students WHERE workspace_id = ? AND id = ? AND deleted_at IS NULL` + db.ForUpdate(),
+		Update: `UPDATE students SET email = ?, email_lower = ?, first_name = ?, last_name = ?, external_id = ?, metadata = ?,
+			updated_at = ?, deleted_at = ? WHERE workspace_id = ? AND id = ?`,
+		Touch: `UPDATE students SET updated_at = ? WHERE workspace_id = ? AND id = ? AND updated_at < ?`,
+	})}
 }
 
 // Add inserts s unless a live student of the workspace has its address; added tells which.
@@ -39,32 +35,20 @@ func (r *Repository) Add(ctx context.Context, s *students.Student) (bool, error)
 	if err != nil {
 		return false, err
 	}
-	res, err := r.db.Write(ctx).ExecContext(ctx, r.insert, s.ID, s.WorkspaceID, s.Email, s.FirstName, s.LastName, s.ExternalID,
+	return r.DB.Changes(ctx, "insert student", r.Q.Insert, s.ID, s.WorkspaceID, s.Email, s.FirstName, s.LastName, s.ExternalID,
 		meta, s.CreatedAt, s.UpdatedAt, s.DeletedAt, students.EmailKey(s.Email))
-	if err != nil {
-		return false, fmt.Errorf("insert student: %w", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("insert student: %w", err)
-	}
-	return n == 1, nil
 }
 
 // Get loads a live student, locked for the caller's transaction, or NotFound.
 func (r *Repository) Get(ctx context.Context, workspaceID, id string) (*students.Student, error) {
-	return one(ctx, r.db.Write(ctx), r.get, "student "+id, workspaceID, id)
+	return one(ctx, r.DB.Write(ctx), r.Q.Get, "student "+id, workspaceID, id)
 }
 
 // one reads the student stmt selects with args, or NotFound naming what.
 func one(ctx context.Context, q sqldb.Querier, stmt, what string, args ...any) (*students.Student, error) {
 	var row studentRow
-	err := q.GetContext(ctx, &row, stmt, args...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, kernel.NotFound("%s not found", what)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("get student: %w", err)
+	if err := sqldb.One(ctx, q, &row, kernel.NotFound("%s not found", what), stmt, args...); err != nil {
+		return nil, err
 	}
 	return row.student()
 }
@@ -75,7 +59,7 @@ func (r *Repository) Update(ctx context.Context, s *students.Student) error {
 	if err != nil {
 		return err
 	}
-	_, err = r.db.Write(ctx).ExecContext(ctx, r.update, s.Email, students.EmailKey(s.Email), s.FirstName, s.LastName, s.ExternalID,
+	_, err = r.DB.Write(ctx).ExecContext(ctx, r.Q.Update, s.Email, students.EmailKey(s.Email), s.FirstName, s.LastName, s.ExternalID,
 		meta, s.UpdatedAt, s.DeletedAt, s.WorkspaceID, s.ID)
 	if sqldb.IsUniqueViolation(err) {
 		return kernel.Invalid("email", "email %s is already used by another student of this workspace", s.Email)
@@ -88,8 +72,5 @@ func (r *Repository) Update(ctx context.Context, s *students.Student) error {
 
 // Touch moves the student's updated_at forward to at, never back (deleted students too).
 func (r *Repository) Touch(ctx context.Context, workspaceID, id string, at time.Time) error {
-	if _, err := r.db.Write(ctx).ExecContext(ctx, r.touch, at, workspaceID, id, at); err != nil {
-		return fmt.Errorf("touch student: %w", err)
-	}
-	return nil
+	return r.DB.Exec(ctx, "touch student", r.Q.Touch, at, workspaceID, id, at)
 }

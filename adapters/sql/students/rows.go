@@ -6,9 +6,7 @@ package students
 import (
 	"encoding/json"
 	"fmt"
-	"time"
 
-	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/students"
 )
 
@@ -16,32 +14,22 @@ import (
 // index use), shared by the repository and the reads.
 const studentColumns = `id, workspace_id, email, first_name, last_name, external_id, metadata, created_at, updated_at, deleted_at`
 
+// studentRow is a student row: the aggregate, its metadata a JSON object of strings.
 type studentRow struct {
-	ID          string     `db:"id"`
-	WorkspaceID string     `db:"workspace_id"`
-	Email       string     `db:"email"`
-	FirstName   string     `db:"first_name"`
-	LastName    string     `db:"last_name"`
-	ExternalID  string     `db:"external_id"`
-	Metadata    string     `db:"metadata"`
-	CreatedAt   time.Time  `db:"created_at"`
-	UpdatedAt   time.Time  `db:"updated_at"`
-	DeletedAt   *time.Time `db:"deleted_at"`
+	students.Student
+	Metadata string
 }
 
-// student is the aggregate the row holds; its metadata is a JSON object of strings.
+// student is the aggregate the row holds.
 func (row studentRow) student() (*students.Student, error) {
-	meta := map[string]string{}
+	s := row.Student
+	s.Metadata = map[string]string{}
 	if row.Metadata != "" {
-		if err := json.Unmarshal([]byte(row.Metadata), &meta); err != nil {
+		if err := json.Unmarshal([]byte(row.Metadata), &s.Metadata); err != nil {
 			return nil, fmt.Errorf("student %s metadata: %w", row.ID, err)
 		}
 	}
-	return &students.Student{
-		ID: row.ID, WorkspaceID: row.WorkspaceID, Email: row.Email, FirstName: row.FirstName, LastName: row.LastName,
-		ExternalID: row.ExternalID, Metadata: meta, CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(),
-		DeletedAt: platform.UTCPtr(row.DeletedAt),
-	}, nil
+	return &s, nil
 }
 
 func encodeMetadata(m map[string]string) (string, error) {

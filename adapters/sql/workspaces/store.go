@@ -4,11 +4,8 @@ package workspaces
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -18,70 +15,43 @@ import (
 )
 
 // Store implements workspaces.Repository and query.Directory.
-type Store struct {
-	db                                  *sqldb.DB
-	insert, get, existsQ, find, founded string
-}
+type Store struct{ sqldb.Prepared[statements] }
+
+type statements struct{ Insert, Get, Exists, Founded string }
+
+// workspaceColumns selects a row that scans straight into workspaces.Workspace.
+const workspaceColumns = `SELECT id, name, owner_email, created_at FROM workspaces`
 
 // NewStore prepares the statements for db's dialect.
 func NewStore(db *sqldb.DB) *Store {
-	const cols = `SELECT id, name, owner_email, created_at FROM workspaces`
-	return &Store{
-		db:      db,
-		insert:  db.Rebind(`INSERT INTO workspaces (id, name, owner_email, created_at) VALUES (?, ?, ?, ?)`),
-		get:     db.Rebind(cols + ` WHERE id = ?`),
-		existsQ: db.Rebind(`SELECT 1 FROM workspaces WHERE id = ?`),
-		find:    cols + ` WHERE id IN (?)`, // expanded by sqlx.In, then rebound
+	const cols = workspaceColumns
+	return &Store{sqldb.Prepare(db, statements{
+		Insert: `INSERT INTO workspaces (id, name, owner_email, created_at) VALUES (?, ?, ?, ?)`,
+		Get:    cols + ` WHERE id = ?`,
+		Exists: `SELECT 1 FROM workspaces WHERE id = ?`,
 		// LOWER(owner_email) has no index: workspaces are few per deployment and
 		// sign-in, the only caller, is rare.
-		founded: db.Rebind(cols + ` WHERE LOWER(owner_email) = ? ORDER BY id`),
-	}
-}
-
-type row struct {
-	ID         string    `db:"id"`
-	Name       string    `db:"name"`
-	OwnerEmail string    `db:"owner_email"`
-	CreatedAt  time.Time `db:"created_at"`
-}
-
-func (r row) workspace() workspaces.Workspace {
-	return workspaces.Workspace{ID: r.ID, Name: r.Name, OwnerEmail: r.OwnerEmail, CreatedAt: r.CreatedAt.UTC()}
+		Founded: cols + ` WHERE LOWER(owner_email) = ? ORDER BY id`,
+	})}
 }
 
 // Add inserts w; ids are generated, so a second workspace with w's id is an error.
 func (s *Store) Add(ctx context.Context, w *workspaces.Workspace) error {
-	if _, err := s.db.Write(ctx).ExecContext(ctx, s.insert, w.ID, w.Name, w.OwnerEmail, w.CreatedAt); err != nil {
-		return fmt.Errorf("insert workspace: %w", err)
-	}
-	return nil
+	return s.DB.Exec(ctx, "insert workspace", s.Q.Insert, w.ID, w.Name, w.OwnerEmail, w.CreatedAt)
 }
 
 // Get returns the workspace or NotFound.
 func (s *Store) Get(ctx context.Context, id string) (*workspaces.Workspace, error) {
-	var r row
-	err := s.db.Read(ctx).GetContext(ctx, &r, s.get, id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, kernel.NotFound("workspace %s not found", id)
+	var w workspaces.Workspace
+	if err := sqldb.One(ctx, s.DB.Read(ctx), &w, kernel.NotFound("workspace %s not found", id), s.Q.Get, id); err != nil {
+		return nil, err
 	}
-	if err != nil {
-		return nil, fmt.Errorf("get workspace: %w", err)
-	}
-	w := r.workspace()
 	return &w, nil
 }
 
 // Exists tells whether the workspace exists.
 func (s *Store) Exists(ctx context.Context, id string) (bool, error) {
-	var one int
-	err := s.db.Read(ctx).GetContext(ctx, &one, s.existsQ, id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("workspace exists: %w", err)
-	}
-	return true, nil
+	return sqldb.Exists(ctx, s.DB.Read(ctx), s.Q.Exists, id)
 }
 
 // Find returns the workspaces among ids.
@@ -90,29 +60,21 @@ func (s *Store) Find(ctx context.Context, ids []string) (map[string]workspaces.W
 	if len(ids) == 0 {
 		return out, nil
 	}
-	q, args, err := sqlx.In(s.find, ids)
+	q, args, err := sqlx.In(workspaceColumns+` WHERE id IN (?)`, ids) // expanded per call, then rebound
 	if err != nil {
 		return nil, fmt.Errorf("find workspaces: %w", err)
 	}
-	var rows []row
-	if err := s.db.Read(ctx).SelectContext(ctx, &rows, s.db.Rebind(q), args...); err != nil {
-		return nil, fmt.Errorf("find workspaces: %w", err)
+	rows, err := sqldb.All[workspaces.Workspace](ctx, s.DB.Read(ctx), s.DB.Rebind(q), args...)
+	if err != nil {
+		return nil, err
 	}
-	for _, r := range rows {
-		out[r.ID] = r.workspace()
+	for _, w := range rows {
+		out[w.ID] = w
 	}
 	return out, nil
 }
 
 // FoundedBy lists the workspaces email founded.
 func (s *Store) FoundedBy(ctx context.Context, email string) ([]workspaces.Workspace, error) {
-	var rows []row
-	if err := s.db.Read(ctx).SelectContext(ctx, &rows, s.founded, strings.ToLower(email)); err != nil {
-		return nil, fmt.Errorf("workspaces founded by: %w", err)
-	}
-	out := make([]workspaces.Workspace, len(rows))
-	for i, r := range rows {
-		out[i] = r.workspace()
-	}
-	return out, nil
+	return sqldb.All[workspaces.Workspace](ctx, s.DB.Read(ctx), s.Q.Founded, strings.ToLower(email))
 }

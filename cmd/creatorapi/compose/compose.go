@@ -19,6 +19,7 @@ func Modules(cfg Config) fx.Option {
 		Analytics(),
 		RateLimits(),
 		Webhooks(),
+		Pacing(),
 		Events(),
 		Dashboard(),
 		HTTP(),
