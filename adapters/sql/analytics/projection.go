@@ -8,8 +8,6 @@ package analytics
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -19,23 +17,26 @@ import (
 // Projection writes the analytics read model with additive upserts, through the
 // transaction in the context (the consumer's batch transaction).
 type Projection struct {
-	db                                              *sqldb.DB
-	revenue, activity, enrollment, saveEnr, advance string
-	reset                                           []string
+	sqldb.Prepared[projectionStatements]
+}
+
+type projectionStatements struct {
+	Revenue, Activity, Enrollment, SaveEnrollment, Advance string
+	// A rebuild empties every table of the read model (all workspaces at once).
+	ResetRevenue, ResetActivity, ResetEnrollments, ResetProgress string
 }
 
 // NewProjection prepares the statements for db's dialect (the same text runs on both:
 // ON CONFLICT upserts exist in PostgreSQL and SQLite).
 func NewProjection(db *sqldb.DB) *Projection {
-	return &Projection{
-		db: db,
-		revenue: db.Rebind(`INSERT INTO analytics_revenue_daily (workspace_id, day, currency, gross, refunded, orders, refunds)
+	return &Projection{sqldb.Prepare(db, projectionStatements{
+		Revenue: `INSERT INTO analytics_revenue_daily (workspace_id, day, currency, gross, refunded, orders, refunds)
 			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, day, currency) DO UPDATE SET
 			gross = analytics_revenue_daily.gross + excluded.gross,
 			refunded = analytics_revenue_daily.refunded + excluded.refunded,
 			orders = analytics_revenue_daily.orders + excluded.orders,
-			refunds = analytics_revenue_daily.refunds + excluded.refunds`),
-		activity: db.Rebind(`INSERT INTO analytics_activity_daily (workspace_id, day, students_new, enrollments_created,
+			refunds = analytics_revenue_daily.refunds + excluded.refunds`,
+		Activity: `INSERT INTO analytics_activity_daily (workspace_id, day, students_new, enrollments_created,
 			enrollments_revoked, enrollments_completed, cohort_completed, lessons_completed)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, day) DO UPDATE SET
 			students_new = analytics_activity_daily.students_new + excluded.students_new,
@@ -43,17 +44,16 @@ func NewProjection(db *sqldb.DB) *Projection {
 			enrollments_revoked = analytics_activity_daily.enrollments_revoked + excluded.enrollments_revoked,
 			enrollments_completed = analytics_activity_daily.enrollments_completed + excluded.enrollments_completed,
 			cohort_completed = analytics_activity_daily.cohort_completed + excluded.cohort_completed,
-			lessons_completed = analytics_activity_daily.lessons_completed + excluded.lessons_completed`),
-		enrollment: db.Rebind(`SELECT revoked_day FROM analytics_enrollments WHERE workspace_id = ? AND enrollment_id = ?`),
-		saveEnr: db.Rebind(`INSERT INTO analytics_enrollments (workspace_id, enrollment_id, revoked_day) VALUES (?, ?, ?)
-			ON CONFLICT (workspace_id, enrollment_id) DO UPDATE SET revoked_day = excluded.revoked_day`),
-		advance: db.Rebind(`INSERT INTO analytics_progress (workspace_id, last_event_id, last_event_at, applied_at) VALUES (?, ?, ?, ?)
+			lessons_completed = analytics_activity_daily.lessons_completed + excluded.lessons_completed`,
+		Enrollment: `SELECT revoked_day FROM analytics_enrollments WHERE workspace_id = ? AND enrollment_id = ?`,
+		SaveEnrollment: `INSERT INTO analytics_enrollments (workspace_id, enrollment_id, revoked_day) VALUES (?, ?, ?)
+			ON CONFLICT (workspace_id, enrollment_id) DO UPDATE SET revoked_day = excluded.revoked_day`,
+		Advance: `INSERT INTO analytics_progress (workspace_id, last_event_id, last_event_at, applied_at) VALUES (?, ?, ?, ?)
 			ON CONFLICT (workspace_id) DO UPDATE SET last_event_id = excluded.last_event_id,
-			last_event_at = excluded.last_event_at, applied_at = excluded.applied_at`),
-		// A rebuild empties every table of the read model (all workspaces at once).
-		reset: []string{`DELETE FROM analytics_revenue_daily`, `DELETE FROM analytics_activity_daily`,
-			`DELETE FROM analytics_enrollments`, `DELETE FROM analytics_progress`},
-	}
+			last_event_at = excluded.last_event_at, applied_at = excluded.applied_at`,
+		ResetRevenue: `DELETE FROM analytics_revenue_daily`, ResetActivity: `DELETE FROM analytics_activity_daily`,
+		ResetEnrollments: `DELETE FROM analytics_enrollments`, ResetProgress: `DELETE FROM analytics_progress`,
+	})}
 }
 
 var (
@@ -63,30 +63,21 @@ var (
 
 // AddRevenue adds r to the currency's row of the day.
 func (p *Projection) AddRevenue(ctx context.Context, workspaceID string, day command.Day, currency string, r command.Revenue) error {
-	if _, err := p.db.Write(ctx).ExecContext(ctx, p.revenue, workspaceID, int64(day), currency, r.Gross, r.Refunded, r.Orders, r.Refunds); err != nil {
-		return fmt.Errorf("add revenue: %w", err)
-	}
-	return nil
+	return p.DB.Exec(ctx, "add revenue", p.Q.Revenue, workspaceID, int64(day), currency, r.Gross, r.Refunded, r.Orders, r.Refunds)
 }
 
 // AddActivity adds a to the day's row.
 func (p *Projection) AddActivity(ctx context.Context, workspaceID string, day command.Day, a command.Activity) error {
-	if _, err := p.db.Write(ctx).ExecContext(ctx, p.activity, workspaceID, int64(day), a.StudentsNew, a.EnrollmentsCreated,
-		a.EnrollmentsRevoked, a.EnrollmentsCompleted, a.CohortCompleted, a.LessonsCompleted); err != nil {
-		return fmt.Errorf("add activity: %w", err)
-	}
-	return nil
+	return p.DB.Exec(ctx, "add activity", p.Q.Activity, workspaceID, int64(day), a.StudentsNew, a.EnrollmentsCreated,
+		a.EnrollmentsRevoked, a.EnrollmentsCompleted, a.CohortCompleted, a.LessonsCompleted)
 }
 
 // Enrollment reads what the projection remembers of an enrollment.
 func (p *Projection) Enrollment(ctx context.Context, workspaceID, enrollmentID string) (command.EnrollmentState, bool, error) {
 	var revoked sql.NullInt64
-	err := p.db.Write(ctx).QueryRowxContext(ctx, p.enrollment, workspaceID, enrollmentID).Scan(&revoked)
-	if errors.Is(err, sql.ErrNoRows) {
-		return command.EnrollmentState{}, false, nil
-	}
-	if err != nil {
-		return command.EnrollmentState{}, false, fmt.Errorf("read enrollment state: %w", err)
+	found, err := sqldb.Found(sqldb.One(ctx, p.DB.Write(ctx), &revoked, sql.ErrNoRows, p.Q.Enrollment, workspaceID, enrollmentID))
+	if !found {
+		return command.EnrollmentState{}, false, err
 	}
 	var s command.EnrollmentState
 	if revoked.Valid {
@@ -102,25 +93,19 @@ func (p *Projection) SaveEnrollment(ctx context.Context, workspaceID, enrollment
 	if s.RevokedDay != nil {
 		revoked = sql.NullInt64{Int64: int64(*s.RevokedDay), Valid: true}
 	}
-	if _, err := p.db.Write(ctx).ExecContext(ctx, p.saveEnr, workspaceID, enrollmentID, revoked); err != nil {
-		return fmt.Errorf("save enrollment state: %w", err)
-	}
-	return nil
+	return p.DB.Exec(ctx, "save enrollment state", p.Q.SaveEnrollment, workspaceID, enrollmentID, revoked)
 }
 
 // Advance records the last event of the workspace applied.
 func (p *Projection) Advance(ctx context.Context, workspaceID, eventID string, eventAt, appliedAt time.Time) error {
-	if _, err := p.db.Write(ctx).ExecContext(ctx, p.advance, workspaceID, eventID, eventAt.UTC(), appliedAt.UTC()); err != nil {
-		return fmt.Errorf("advance analytics progress: %w", err)
-	}
-	return nil
+	return p.DB.Exec(ctx, "advance analytics progress", p.Q.Advance, workspaceID, eventID, eventAt.UTC(), appliedAt.UTC())
 }
 
 // Reset empties the read model in the transaction of ctx (projections rebuild).
 func (p *Projection) Reset(ctx context.Context) error {
-	for _, q := range p.reset {
-		if _, err := p.db.Write(ctx).ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("reset analytics read model: %w", err)
+	for _, q := range []string{p.Q.ResetRevenue, p.Q.ResetActivity, p.Q.ResetEnrollments, p.Q.ResetProgress} {
+		if err := p.DB.Exec(ctx, "reset analytics read model", q); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -3,8 +3,6 @@ package analytics
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -13,73 +11,67 @@ import (
 )
 
 // Summary answers the summary from the read model only: a window of N days is a sum
-// over at most N rows per currency and N activity rows, by primary-key prefix.
+// over at most N rows per currency and N activity rows, by primary-key prefix. It also
+// serves the days of a window (query.DailyReadModel, daily.go).
 type Summary struct {
-	db                          *sqldb.DB
-	revenue, activity, progress string
+	sqldb.Prepared[summaryStatements]
 }
+
+type summaryStatements struct{ Revenue, Activity, Progress, RevenueByDay, CompletionsByDay string }
 
 // NewSummary prepares the statements. Sums of BIGINT are NUMERIC on PostgreSQL: cast
 // back so both engines scan an int64.
 func NewSummary(db *sqldb.DB) *Summary {
-	return &Summary{
-		db: db,
-		revenue: db.Rebind(`SELECT currency, CAST(SUM(gross) AS BIGINT) AS gross, CAST(SUM(refunded) AS BIGINT) AS refunded,
+	return &Summary{sqldb.Prepare(db, summaryStatements{
+		Revenue: `SELECT currency, CAST(SUM(gross) AS BIGINT) AS gross, CAST(SUM(refunded) AS BIGINT) AS refunded,
 			CAST(SUM(orders) AS BIGINT) AS orders, CAST(SUM(refunds) AS BIGINT) AS refunds
 			FROM analytics_revenue_daily WHERE workspace_id = ? AND day >= ? AND day < ?
-			GROUP BY currency HAVING SUM(orders) + SUM(refunds) > 0 ORDER BY currency`),
-		activity: db.Rebind(`SELECT CAST(COALESCE(SUM(students_new), 0) AS BIGINT) AS students_new,
+			GROUP BY currency HAVING SUM(orders) + SUM(refunds) > 0 ORDER BY currency`,
+		Activity: `SELECT CAST(COALESCE(SUM(students_new), 0) AS BIGINT) AS students_new,
 			CAST(COALESCE(SUM(enrollments_created), 0) AS BIGINT) AS enrollments_created,
 			CAST(COALESCE(SUM(enrollments_revoked), 0) AS BIGINT) AS enrollments_revoked,
 			CAST(COALESCE(SUM(enrollments_completed), 0) AS BIGINT) AS enrollments_completed,
 			CAST(COALESCE(SUM(cohort_completed), 0) AS BIGINT) AS cohort_completed,
 			CAST(COALESCE(SUM(lessons_completed), 0) AS BIGINT) AS lessons_completed
-			FROM analytics_activity_daily WHERE workspace_id = ? AND day >= ? AND day < ?`),
-		progress: db.Rebind(`SELECT last_event_at FROM analytics_progress WHERE workspace_id = ?`),
-	}
+			FROM analytics_activity_daily WHERE workspace_id = ? AND day >= ? AND day < ?`,
+		Progress: `SELECT last_event_at FROM analytics_progress WHERE workspace_id = ?`,
+		RevenueByDay: `SELECT day, currency, gross - refunded AS net FROM analytics_revenue_daily
+		WHERE workspace_id = ? AND day >= ? AND day < ? AND orders + refunds > 0 ORDER BY currency, day`,
+		CompletionsByDay: `SELECT day, enrollments_completed AS n FROM analytics_activity_daily
+		WHERE workspace_id = ? AND day >= ? AND day < ? AND enrollments_completed > 0 ORDER BY day`,
+	})}
 }
 
 var _ query.ReadModel = (*Summary)(nil)
 
 // Counts sums the days of [start, end) (both at 00:00 UTC).
 func (a *Summary) Counts(ctx context.Context, workspaceID string, start, end time.Time) (query.Counts, error) {
-	q := a.db.Read(ctx)
+	q := a.DB.Read(ctx)
 	from, to := int64(command.DayOf(start)), int64(command.DayOf(end))
-	var rows []struct {
-		Currency string `db:"currency"`
-		Gross    int64  `db:"gross"`
-		Refunded int64  `db:"refunded"`
-		Orders   int64  `db:"orders"`
-		Refunds  int64  `db:"refunds"`
-	}
-	if err := q.SelectContext(ctx, &rows, a.revenue, workspaceID, from, to); err != nil {
-		return query.Counts{}, fmt.Errorf("revenue: %w", err)
+	rows, err := sqldb.All[struct {
+		Currency string
+		command.Revenue
+	}](ctx, q, a.Q.Revenue, workspaceID, from, to)
+	if err != nil {
+		return query.Counts{}, err
 	}
 	var revenue []query.Revenue
 	for _, r := range rows {
-		revenue = append(revenue, query.RevenueOf(r.Currency, command.Revenue{Gross: r.Gross, Refunded: r.Refunded, Orders: r.Orders, Refunds: r.Refunds}))
+		revenue = append(revenue, query.RevenueOf(r.Currency, r.Revenue))
 	}
-	var act struct {
-		StudentsNew          int64 `db:"students_new"`
-		EnrollmentsCreated   int64 `db:"enrollments_created"`
-		EnrollmentsRevoked   int64 `db:"enrollments_revoked"`
-		EnrollmentsCompleted int64 `db:"enrollments_completed"`
-		CohortCompleted      int64 `db:"cohort_completed"`
-		LessonsCompleted     int64 `db:"lessons_completed"`
+	var act command.Activity
+	if err := sqldb.One(ctx, q, &act, sql.ErrNoRows, a.Q.Activity, workspaceID, from, to); err != nil {
+		return query.Counts{}, err
 	}
-	if err := q.GetContext(ctx, &act, a.activity, workspaceID, from, to); err != nil {
-		return query.Counts{}, fmt.Errorf("activity: %w", err)
-	}
-	return query.CountsOf(revenue, command.Activity(act)), nil
+	return query.CountsOf(revenue, act), nil
 }
 
 // LastEventAt is the time of the workspace's last event the projection applied (the
 // zero time if it applied none yet).
 func (a *Summary) LastEventAt(ctx context.Context, workspaceID string) (time.Time, error) {
 	var last time.Time
-	err := a.db.Read(ctx).GetContext(ctx, &last, a.progress, workspaceID)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return time.Time{}, fmt.Errorf("analytics progress: %w", err)
+	if _, err := sqldb.Found(sqldb.One(ctx, a.DB.Read(ctx), &last, sql.ErrNoRows, a.Q.Progress, workspaceID)); err != nil {
+		return time.Time{}, err
 	}
 	return last.UTC(), nil
 }
