@@ -21,6 +21,7 @@ import (
 	memlivesessions "github.com/creatorapi/creatorapi/adapters/memory/livesessions"
 	memorders "github.com/creatorapi/creatorapi/adapters/memory/orders"
 	memstudents "github.com/creatorapi/creatorapi/adapters/memory/students"
+	memwebhooks "github.com/creatorapi/creatorapi/adapters/memory/webhooks"
 	sqlcourses "github.com/creatorapi/creatorapi/adapters/sql/courses"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/courses/query"
@@ -32,7 +33,7 @@ type AdapterSet string
 
 // The adapter sets: the databases, as in production, or the in-memory twins where a
 // module has them (today courses, enrollments, students, orders, live sessions,
-// certificates, keys, members and audit; other modules stay on the database, and so do
+// certificates, keys, members, audit and webhooks; other modules stay on the database, and so do
 // workspaces, whose rows the other modules' foreign keys need: MemoryWorkspaces swaps
 // them alone).
 const (
@@ -53,7 +54,8 @@ func StartWith(t testing.TB, databaseURL string, o Options, extra ...fx.Option) 
 		opts = append(opts, MemoryCourses(memcourses.New()), MemoryEnrollments(memenrollments.New()),
 			MemoryLiveSessions(memlivesessions.New()), MemoryCertificates(memcertificates.New()), MemoryKeys(memkeys.New()),
 			MemoryStudents(memstudents.New()), MemoryOrders(memorders.New()),
-			MemoryMembers(memmembers.New()), MemoryAudit(memaudit.New(ids.NewULIDs(clock.System{}), clock.System{})))
+			MemoryMembers(memmembers.New()), MemoryAudit(memaudit.New(ids.NewULIDs(clock.System{}), clock.System{})),
+			MemoryWebhooks(memwebhooks.New()))
 	}
 	return Start(t, databaseURL, append(opts, extra...)...)
 }
