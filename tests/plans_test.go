@@ -17,6 +17,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/adapters/ratelimit"
 	sqlkeys "github.com/creatorapi/creatorapi/adapters/sql/keys"
+	sqlwebhooks "github.com/creatorapi/creatorapi/adapters/sql/webhooks"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/analytics/command"
@@ -73,9 +74,9 @@ type hotPath struct {
 }
 
 func hotPaths(db *sqldb.DB) []hotPath {
-	subs := sqlstore.NewWebhooks(db, noSealer{})
-	deliveries := sqlstore.NewWebhookDeliveries(db)
-	dispatch := sqlstore.NewWebhookDispatch(db, subs)
+	subs := sqlwebhooks.NewSubscriptions(db, noSealer{})
+	deliveries := sqlwebhooks.NewDeliveries(db)
+	dispatch := sqlwebhooks.NewDispatch(db, noSealer{})
 	projection := sqlstore.NewAnalyticsProjection(db)
 	keys := sqlkeys.NewRepository(db)
 	limits := ratelimit.NewDatabase(db)

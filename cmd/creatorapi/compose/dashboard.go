@@ -95,7 +95,7 @@ type dashboardParams struct {
 	Logger    *slog.Logger
 	DB        *sqldb.DB
 	Webhooks  webhooks.Application
-	Subs      *sqlstore.Webhooks
+	Subs      domainwebhooks.Repository
 	Analytics analytics.Application
 	Daily     *sqlstore.AnalyticsSummary
 }
@@ -132,7 +132,7 @@ func (n noticeMailer) Send(ctx context.Context, to, subject, body string) error 
 
 // requestHeaders rebuilds the headers an attempt sent with the dispatcher's own signer:
 // the secrets that signed at at (a secret rotated out twice since is no longer known).
-func requestHeaders(subs *sqlstore.Webhooks) func(context.Context, string, *domainwebhooks.Delivery, time.Time) (http.Header, error) {
+func requestHeaders(subs domainwebhooks.Repository) func(context.Context, string, *domainwebhooks.Delivery, time.Time) (http.Header, error) {
 	return func(ctx context.Context, ws string, d *domainwebhooks.Delivery, at time.Time) (http.Header, error) {
 		s, err := subs.Get(ctx, ws, d.SubscriptionID)
 		if err != nil {
