@@ -5,6 +5,8 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/enrollments/query"
 	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/enrollments"
 )
 
 // RevokeEnrollment ends a student's entitlement to a course.
@@ -25,22 +27,20 @@ func NewRevokeEnrollmentHandler(d Deps) RevokeEnrollmentHandler {
 
 // Handle revokes and emits enrollment.revoked; revoking a revoked enrollment returns it
 // unchanged without an event. NotFound outside the workspace.
-func (h RevokeEnrollmentHandler) Handle(ctx context.Context, cmd RevokeEnrollment) (out query.Enrollment, err error) {
-	e, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.EnrollmentID)
-	if err != nil {
-		return out, err
-	}
+func (h RevokeEnrollmentHandler) Handle(ctx context.Context, cmd RevokeEnrollment) (query.Enrollment, error) {
 	now := h.deps.Clock.Now()
-	out = query.FromDomain(e)
-	if !e.Revoke(now) {
-		return out, nil
+	e, revoked, err := platform.ChangeIf(ctx, h.deps.Repo, cmd.WorkspaceID, cmd.EnrollmentID, func(e *enrollments.Enrollment) (bool, error) {
+		return e.Revoke(now), nil
+	})
+	if err != nil {
+		return query.Enrollment{}, err
 	}
-	if err := h.deps.Repo.Update(ctx, e); err != nil {
-		return out, err
+	out := query.FromDomain(e)
+	if !revoked {
+		return out, nil
 	}
 	if err := h.deps.Students.Touch(ctx, cmd.WorkspaceID, e.StudentID, now); err != nil {
 		return out, err
 	}
-	out = query.FromDomain(e)
 	return out, h.deps.Publisher.Publish(ctx, events.EnrollmentRevokedV1.New(cmd.WorkspaceID, out))
 }

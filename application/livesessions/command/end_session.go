@@ -22,5 +22,5 @@ func NewEndSessionHandler(d Deps) EndSessionHandler { return EndSessionHandler{d
 
 // Handle returns the ended session.
 func (h EndSessionHandler) Handle(ctx context.Context, cmd EndSession) (query.LiveSession, error) {
-	return h.deps.transition(ctx, cmd.WorkspaceID, cmd.LiveSessionID, events.LiveSessionEndedV1, (*livesessions.Session).End)
+	return h.deps.sessions().Step(ctx, cmd.WorkspaceID, cmd.LiveSessionID, (*livesessions.Session).End, events.LiveSessionEndedV1)
 }

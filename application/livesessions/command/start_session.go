@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"time"
 
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/livesessions/query"
@@ -23,23 +22,5 @@ func NewStartSessionHandler(d Deps) StartSessionHandler { return StartSessionHan
 
 // Handle returns the live session.
 func (h StartSessionHandler) Handle(ctx context.Context, cmd StartSession) (query.LiveSession, error) {
-	return h.deps.transition(ctx, cmd.WorkspaceID, cmd.LiveSessionID, events.LiveSessionStartedV1, (*livesessions.Session).Start)
-}
-
-// transition applies a life-cycle step to a locked session and publishes its event,
-// with the session as the API shows it, in the command's transaction.
-func (d Deps) transition(ctx context.Context, workspaceID, id string, t events.Contract[events.LiveSession],
-	step func(*livesessions.Session, time.Time) error) (query.LiveSession, error) {
-	s, err := d.Sessions.Get(ctx, workspaceID, id)
-	if err != nil {
-		return query.LiveSession{}, err
-	}
-	if err := step(s, d.Clock.Now()); err != nil {
-		return query.LiveSession{}, err
-	}
-	if err := d.Sessions.Update(ctx, s); err != nil {
-		return query.LiveSession{}, err
-	}
-	out := query.SessionView(s)
-	return out, d.Publisher.Publish(ctx, t.New(workspaceID, out))
+	return h.deps.sessions().Step(ctx, cmd.WorkspaceID, cmd.LiveSessionID, (*livesessions.Session).Start, events.LiveSessionStartedV1)
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/orders"
 )
 
 // RecordEnrollmentRevoked reacts to enrollment.revoked: the entitlements that granted the
@@ -31,14 +34,10 @@ func (h RecordEnrollmentRevokedHandler) Handle(ctx context.Context, cmd RecordEn
 		return struct{}{}, err
 	}
 	for _, id := range ids {
-		o, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, id)
+		_, _, err := platform.ChangeIf(ctx, h.deps.Repo, cmd.WorkspaceID, id, func(o *orders.Order) (bool, error) {
+			return o.RevokeEntitlement(cmd.EnrollmentID, cmd.RevokedAt), nil
+		})
 		if err != nil {
-			return struct{}{}, err
-		}
-		if !o.RevokeEntitlement(cmd.EnrollmentID, cmd.RevokedAt) {
-			continue
-		}
-		if err := h.deps.Repo.Update(ctx, o); err != nil {
 			return struct{}{}, fmt.Errorf("record revocation on order %s: %w", id, err)
 		}
 	}

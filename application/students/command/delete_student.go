@@ -4,7 +4,9 @@ import (
 	"context"
 
 	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/students/query"
+	"github.com/creatorapi/creatorapi/domain/students"
 )
 
 // DeleteStudent removes a student from the workspace's lists and lookups.
@@ -25,18 +27,14 @@ func NewDeleteStudentHandler(d Deps) DeleteStudentHandler { return DeleteStudent
 // shown. The row stays (soft delete) so that orders and enrollments keep their history;
 // the address becomes free for a new student.
 func (h DeleteStudentHandler) Handle(ctx context.Context, cmd DeleteStudent) (out query.Student, err error) {
-	s, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.StudentID)
+	_, err = platform.Change(ctx, h.deps.Repo, cmd.WorkspaceID, cmd.StudentID, func(s *students.Student) error {
+		// The student as last shown: before the deletion.
+		if out, err = h.deps.History.ShowOne(ctx, cmd.WorkspaceID, s); err != nil {
+			return err
+		}
+		return s.Delete(h.deps.Clock.Now())
+	})
 	if err != nil {
-		return out, err
-	}
-	// The student as last shown: before the deletion.
-	if out, err = h.deps.History.ShowOne(ctx, cmd.WorkspaceID, s); err != nil {
-		return out, err
-	}
-	if err := s.Delete(h.deps.Clock.Now()); err != nil {
-		return out, err
-	}
-	if err := h.deps.Repo.Update(ctx, s); err != nil {
 		return out, err
 	}
 	return out, h.deps.Publisher.Publish(ctx, events.StudentDeletedV1.New(cmd.WorkspaceID, out))
