@@ -37,18 +37,18 @@ type Queries struct {
 func New(d command.Deps) Application {
 	return Application{
 		Commands: Commands{
-			CreateCourse:  platform.Command("create course", d.Tx, d.Observer, command.NewCreateCourseHandler(d)),
-			AddModule:     platform.Command("add module", d.Tx, d.Observer, command.NewAddModuleHandler(d)),
-			AddLesson:     platform.Command("add lesson", d.Tx, d.Observer, command.NewAddLessonHandler(d)),
-			PublishCourse: platform.Command("publish course", d.Tx, d.Observer, command.NewPublishCourseHandler(d)),
-			ArchiveCourse: platform.Command("archive course", d.Tx, d.Observer, command.NewArchiveCourseHandler(d)),
+			CreateCourse:  platform.Command("create course", d.Tx, d.Observer, d.CreateCourse),
+			AddModule:     platform.Command("add module", d.Tx, d.Observer, d.AddModule),
+			AddLesson:     platform.Command("add lesson", d.Tx, d.Observer, d.AddLesson),
+			PublishCourse: platform.Command("publish course", d.Tx, d.Observer, d.PublishCourse),
+			ArchiveCourse: platform.Command("archive course", d.Tx, d.Observer, d.ArchiveCourse),
 		},
 		Queries: Queries{
-			ListPublished:    platform.Query("list published courses", d.Observer, query.NewListPublishedCoursesHandler(d.ReadModel)),
-			GetCourse:        platform.Query("get course", d.Observer, query.NewGetCourseHandler(d.ReadModel)),
-			CatalogVersion:   platform.Query("catalog version", d.Observer, query.NewCatalogVersionHandler(d.ReadModel)),
-			FindCourses:      platform.Query("find courses", d.Observer, query.NewFindCoursesHandler(d.Catalog)),
-			FindLessonCourse: platform.Query("find lesson course", d.Observer, query.NewFindLessonCourseHandler(d.Catalog)),
+			ListPublished:    platform.Query("list published courses", d.Observer, query.NewListPublishedCoursesHandler(d.ReadModel).Handle),
+			GetCourse:        platform.Query("get course", d.Observer, query.NewGetCourseHandler(d.ReadModel).Handle),
+			CatalogVersion:   platform.Query("catalog version", d.Observer, query.NewCatalogVersionHandler(d.ReadModel).Handle),
+			FindCourses:      platform.Query("find courses", d.Observer, query.NewFindCoursesHandler(d.Catalog).Handle),
+			FindLessonCourse: platform.Query("find lesson course", d.Observer, query.NewFindLessonCourseHandler(d.Catalog).Handle),
 		},
 	}
 }

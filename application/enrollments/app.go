@@ -37,17 +37,17 @@ type Queries struct {
 func New(d command.Deps, rm query.ReadModel, published query.Published) Application {
 	return Application{
 		Commands: Commands{
-			GrantEnrollment:  platform.Command("grant enrollment", d.Tx, d.Observer, command.NewGrantEnrollmentHandler(d)),
-			RevokeEnrollment: platform.Command("revoke enrollment", d.Tx, d.Observer, command.NewRevokeEnrollmentHandler(d)),
-			RecordProgress:   platform.Command("record progress", d.Tx, d.Observer, command.NewRecordProgressHandler(d)),
+			GrantEnrollment:  platform.Command("grant enrollment", d.Tx, d.Observer, d.GrantEnrollment),
+			RevokeEnrollment: platform.Command("revoke enrollment", d.Tx, d.Observer, d.RevokeEnrollment),
+			RecordProgress:   platform.Command("record progress", d.Tx, d.Observer, d.RecordProgress),
 		},
 		Queries: Queries{
-			GetEnrollment: platform.Query("get enrollment", d.Observer, query.NewGetEnrollmentHandler(rm)),
+			GetEnrollment: platform.Query("get enrollment", d.Observer, query.NewGetEnrollmentHandler(rm).Handle),
 			FindStudentEnrollments: platform.Query("find student enrollments", d.Observer,
-				query.NewFindStudentEnrollmentsHandler(published)),
+				query.NewFindStudentEnrollmentsHandler(published).Handle),
 			FindEnrollmentOfPair: platform.Query("find enrollment of pair", d.Observer,
-				query.NewFindEnrollmentOfPairHandler(published)),
-			FirstActivity: platform.Query("first enrollment activity", d.Observer, platform.EarliestFunc(published.FirstActivity)),
+				query.NewFindEnrollmentOfPairHandler(published).Handle),
+			FirstActivity: platform.Query("first enrollment activity", d.Observer, platform.EarliestFunc(published.FirstActivity).Handle),
 		},
 	}
 }

@@ -33,14 +33,14 @@ type Queries struct {
 func New(d command.Deps, published query.Published) Application {
 	return Application{
 		Commands: Commands{
-			PlaceOrder:              platform.Command("place order", d.Tx, d.Observer, command.NewPlaceOrderHandler(d)),
-			RefundOrder:             platform.Command("refund order", d.Tx, d.Observer, command.NewRefundOrderHandler(d)),
-			RecordEnrollmentRevoked: platform.Command("record enrollment revoked", d.Tx, d.Observer, command.NewRecordEnrollmentRevokedHandler(d)),
+			PlaceOrder:              platform.Command("place order", d.Tx, d.Observer, d.PlaceOrder),
+			RefundOrder:             platform.Command("refund order", d.Tx, d.Observer, d.RefundOrder),
+			RecordEnrollmentRevoked: platform.Command("record enrollment revoked", d.Tx, d.Observer, d.RecordEnrollmentRevoked),
 		},
 		Queries: Queries{
-			ListOrders:    platform.Query("list orders", d.Observer, query.NewListOrdersHandler(d.ReadModel)),
-			GetOrder:      platform.Query("get order", d.Observer, query.NewGetOrderHandler(d.ReadModel)),
-			FirstActivity: platform.Query("first order activity", d.Observer, platform.EarliestFunc(published.FirstActivity)),
+			ListOrders:    platform.Query("list orders", d.Observer, query.NewListOrdersHandler(d.ReadModel).Handle),
+			GetOrder:      platform.Query("get order", d.Observer, query.NewGetOrderHandler(d.ReadModel).Handle),
+			FirstActivity: platform.Query("first order activity", d.Observer, platform.EarliestFunc(published.FirstActivity).Handle),
 		},
 	}
 }

@@ -45,13 +45,13 @@ type Directory struct {
 func New(d command.Deps) Application {
 	return Application{
 		Commands: Commands{
-			CreateStudent: platform.Command("create student", d.Tx, d.Observer, command.NewCreateStudentHandler(d)),
-			UpdateStudent: platform.Command("update student", d.Tx, d.Observer, command.NewUpdateStudentHandler(d)),
-			DeleteStudent: platform.Command("delete student", d.Tx, d.Observer, command.NewDeleteStudentHandler(d)),
+			CreateStudent: platform.Command("create student", d.Tx, d.Observer, d.CreateStudent),
+			UpdateStudent: platform.Command("update student", d.Tx, d.Observer, d.UpdateStudent),
+			DeleteStudent: platform.Command("delete student", d.Tx, d.Observer, d.DeleteStudent),
 		},
 		Queries: Queries{
-			ListStudents: platform.Query("list students", d.Observer, query.NewListStudentsHandler(d.ReadModel, d.History)),
-			GetStudent:   platform.Query("get student", d.Observer, query.NewGetStudentHandler(d.ReadModel, d.History)),
+			ListStudents: platform.Query("list students", d.Observer, query.NewListStudentsHandler(d.ReadModel, d.History).Handle),
+			GetStudent:   platform.Query("get student", d.Observer, query.NewGetStudentHandler(d.ReadModel, d.History).Handle),
 		},
 	}
 }
@@ -59,8 +59,8 @@ func New(d command.Deps) Application {
 // NewDirectory wires the published surface; d needs no History.
 func NewDirectory(d command.Deps, published query.Published) Directory {
 	return Directory{
-		StudentExists: platform.Query("student exists", d.Observer, query.NewStudentExistsHandler(published)),
-		TouchStudent:  platform.Command("touch student", d.Tx, d.Observer, command.NewTouchStudentHandler(d)),
-		FirstCreated:  platform.Query("first student created", d.Observer, platform.EarliestFunc(published.FirstCreated)),
+		StudentExists: platform.Query("student exists", d.Observer, query.NewStudentExistsHandler(published).Handle),
+		TouchStudent:  platform.Command("touch student", d.Tx, d.Observer, d.TouchStudent),
+		FirstCreated:  platform.Query("first student created", d.Observer, platform.EarliestFunc(published.FirstCreated).Handle),
 	}
 }

@@ -17,21 +17,13 @@ type AddLesson struct {
 	DurationSeconds int
 }
 
-// AddLessonHandler handles AddLesson.
-type AddLessonHandler struct {
-	deps Deps
-}
-
-// NewAddLessonHandler builds the handler.
-func NewAddLessonHandler(d Deps) AddLessonHandler { return AddLessonHandler{deps: d} }
-
-// Handle returns the new lesson.
-func (h AddLessonHandler) Handle(ctx context.Context, cmd AddLesson) (query.Lesson, error) {
+// AddLesson returns the new lesson.
+func (d Deps) AddLesson(ctx context.Context, cmd AddLesson) (query.Lesson, error) {
 	var l courses.Lesson
-	_, err := platform.Change(ctx, byModule{h.deps.Repo}, cmd.WorkspaceID, cmd.ModuleID, func(c *courses.Course) (err error) {
+	_, err := platform.Change(ctx, byModule{d.Repo}, cmd.WorkspaceID, cmd.ModuleID, func(c *courses.Course) (err error) {
 		l, err = c.AddLesson(cmd.ModuleID, courses.LessonDraft{
-			ID: h.deps.IDs.New(courses.LessonIDPrefix), Title: cmd.Title, Type: cmd.Type, DurationSeconds: cmd.DurationSeconds,
-		}, h.deps.Clock.Now())
+			ID: d.IDs.New(courses.LessonIDPrefix), Title: cmd.Title, Type: cmd.Type, DurationSeconds: cmd.DurationSeconds,
+		}, d.Clock.Now())
 		return err
 	})
 	return query.Lesson{ID: l.ID, Title: l.Title, Position: l.Position, Type: string(l.Type), DurationSeconds: l.DurationSeconds}, err

@@ -20,24 +20,12 @@ type ArchiveCourse struct {
 	CourseID    string
 }
 
-// PublishCourseHandler handles PublishCourse.
-type PublishCourseHandler struct{ deps Deps }
-
-// ArchiveCourseHandler handles ArchiveCourse.
-type ArchiveCourseHandler struct{ deps Deps }
-
-// NewPublishCourseHandler builds the handler.
-func NewPublishCourseHandler(d Deps) PublishCourseHandler { return PublishCourseHandler{deps: d} }
-
-// NewArchiveCourseHandler builds the handler.
-func NewArchiveCourseHandler(d Deps) ArchiveCourseHandler { return ArchiveCourseHandler{deps: d} }
-
-// Handle publishes the course.
-func (h PublishCourseHandler) Handle(ctx context.Context, cmd PublishCourse) (query.CourseDetail, error) {
-	return h.deps.courses().Step(ctx, cmd.WorkspaceID, cmd.CourseID, (*courses.Course).Publish, events.CoursePublishedV1)
+// PublishCourse publishes the course.
+func (d Deps) PublishCourse(ctx context.Context, cmd PublishCourse) (query.CourseDetail, error) {
+	return d.courses().Step(ctx, cmd.WorkspaceID, cmd.CourseID, (*courses.Course).Publish, events.CoursePublishedV1)
 }
 
-// Handle archives the course.
-func (h ArchiveCourseHandler) Handle(ctx context.Context, cmd ArchiveCourse) (query.CourseDetail, error) {
-	return h.deps.courses().Step(ctx, cmd.WorkspaceID, cmd.CourseID, (*courses.Course).Archive, events.CourseArchivedV1)
+// ArchiveCourse archives the course.
+func (d Deps) ArchiveCourse(ctx context.Context, cmd ArchiveCourse) (query.CourseDetail, error) {
+	return d.courses().Step(ctx, cmd.WorkspaceID, cmd.CourseID, (*courses.Course).Archive, events.CourseArchivedV1)
 }

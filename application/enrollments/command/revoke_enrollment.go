@@ -15,21 +15,11 @@ type RevokeEnrollment struct {
 	EnrollmentID string
 }
 
-// RevokeEnrollmentHandler handles RevokeEnrollment.
-type RevokeEnrollmentHandler struct {
-	deps Deps
-}
-
-// NewRevokeEnrollmentHandler builds the handler.
-func NewRevokeEnrollmentHandler(d Deps) RevokeEnrollmentHandler {
-	return RevokeEnrollmentHandler{deps: d}
-}
-
-// Handle revokes and emits enrollment.revoked; revoking a revoked enrollment returns it
+// RevokeEnrollment revokes and emits enrollment.revoked; revoking a revoked enrollment returns it
 // unchanged without an event. NotFound outside the workspace.
-func (h RevokeEnrollmentHandler) Handle(ctx context.Context, cmd RevokeEnrollment) (query.Enrollment, error) {
-	now := h.deps.Clock.Now()
-	e, revoked, err := platform.ChangeIf(ctx, h.deps.Repo, cmd.WorkspaceID, cmd.EnrollmentID, func(e *enrollments.Enrollment) (bool, error) {
+func (d Deps) RevokeEnrollment(ctx context.Context, cmd RevokeEnrollment) (query.Enrollment, error) {
+	now := d.Clock.Now()
+	e, revoked, err := platform.ChangeIf(ctx, d.Repo, cmd.WorkspaceID, cmd.EnrollmentID, func(e *enrollments.Enrollment) (bool, error) {
 		return e.Revoke(now), nil
 	})
 	if err != nil {
@@ -39,8 +29,8 @@ func (h RevokeEnrollmentHandler) Handle(ctx context.Context, cmd RevokeEnrollmen
 	if !revoked {
 		return out, nil
 	}
-	if err := h.deps.Students.Touch(ctx, cmd.WorkspaceID, e.StudentID, now); err != nil {
+	if err := d.Students.Touch(ctx, cmd.WorkspaceID, e.StudentID, now); err != nil {
 		return out, err
 	}
-	return out, h.deps.Publisher.Publish(ctx, events.EnrollmentRevokedV1.New(cmd.WorkspaceID, out))
+	return out, d.Publisher.Publish(ctx, events.EnrollmentRevokedV1.New(cmd.WorkspaceID, out))
 }

@@ -35,18 +35,17 @@ func NewKeyPageHandler(pages KeyPages, views Views) KeyPageHandler {
 
 // Handle returns one keyset page, newest first, with last use and rotation advice.
 func (h KeyPageHandler) Handle(ctx context.Context, q KeyPage) (platform.Page[Key], error) {
-	list, err := h.pages.Page(ctx, q.WorkspaceID, q.Page.After, q.Page.Limit+1)
+	list, err := h.pages.Page(ctx, q.WorkspaceID, q.Page.After, q.Page.Fetch())
 	if err != nil {
 		return platform.Page[Key]{}, err
 	}
-	var out platform.Page[Key]
-	if len(list) > q.Page.Limit {
-		list = list[:q.Page.Limit]
-		last := list[len(list)-1]
-		out.HasMore, out.Next = true, &platform.Position{CreatedAt: last.CreatedAt, ID: last.ID}
-	}
-	out.Items = h.views.All(list)
-	return out, nil
+	return platform.MapPage(platform.CutPage(list, q.Page, keyPosition), func(ks []*keys.Key) ([]Key, error) {
+		return h.views.All(ks), nil
+	})
+}
+
+func keyPosition(k *keys.Key) platform.Position {
+	return platform.Position{CreatedAt: k.CreatedAt, ID: k.ID}
 }
 
 // GetKey asks for one key of a workspace.

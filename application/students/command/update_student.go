@@ -19,26 +19,18 @@ type UpdateStudent struct {
 	Metadata    *map[string]string
 }
 
-// UpdateStudentHandler handles UpdateStudent.
-type UpdateStudentHandler struct {
-	deps Deps
-}
-
-// NewUpdateStudentHandler builds the handler.
-func NewUpdateStudentHandler(d Deps) UpdateStudentHandler { return UpdateStudentHandler{deps: d} }
-
-// Handle saves the change and emits student.updated; an edit that changes nothing
+// UpdateStudent saves the change and emits student.updated; an edit that changes nothing
 // emits nothing and leaves updatedAt alone.
-func (h UpdateStudentHandler) Handle(ctx context.Context, cmd UpdateStudent) (out query.Student, err error) {
+func (d Deps) UpdateStudent(ctx context.Context, cmd UpdateStudent) (out query.Student, err error) {
 	patch := students.Patch{Email: cmd.Email, FirstName: cmd.FirstName, LastName: cmd.LastName, Metadata: cmd.Metadata}
-	s, changed, err := platform.ChangeIf(ctx, h.deps.Repo, cmd.WorkspaceID, cmd.StudentID, func(s *students.Student) (bool, error) {
-		return s.Apply(patch, h.deps.Clock.Now())
+	s, changed, err := platform.ChangeIf(ctx, d.Repo, cmd.WorkspaceID, cmd.StudentID, func(s *students.Student) (bool, error) {
+		return s.Apply(patch, d.Clock.Now())
 	})
 	if err != nil {
 		return out, err
 	}
-	if out, err = h.deps.History.ShowOne(ctx, cmd.WorkspaceID, s); err != nil || !changed {
+	if out, err = d.History.ShowOne(ctx, cmd.WorkspaceID, s); err != nil || !changed {
 		return out, err
 	}
-	return out, h.deps.Publisher.Publish(ctx, events.StudentUpdatedV1.New(cmd.WorkspaceID, out))
+	return out, d.Publisher.Publish(ctx, events.StudentUpdatedV1.New(cmd.WorkspaceID, out))
 }
