@@ -35,6 +35,7 @@ type Queries struct {
 // New wires the use cases to their ports, each decorated in the one handler shape
 // (transaction for commands, observation, error wrapping).
 func New(d command.Deps) Application {
+	reads := query.Reads{ReadModel: d.ReadModel, Catalog: d.Catalog}
 	return Application{
 		Commands: Commands{
 			CreateCourse:  platform.Command("create course", d.Tx, d.Observer, d.CreateCourse),
@@ -44,11 +45,11 @@ func New(d command.Deps) Application {
 			ArchiveCourse: platform.Command("archive course", d.Tx, d.Observer, d.ArchiveCourse),
 		},
 		Queries: Queries{
-			ListPublished:    platform.Query("list published courses", d.Observer, query.NewListPublishedCoursesHandler(d.ReadModel).Handle),
-			GetCourse:        platform.Query("get course", d.Observer, query.NewGetCourseHandler(d.ReadModel).Handle),
-			CatalogVersion:   platform.Query("catalog version", d.Observer, query.NewCatalogVersionHandler(d.ReadModel).Handle),
-			FindCourses:      platform.Query("find courses", d.Observer, query.NewFindCoursesHandler(d.Catalog).Handle),
-			FindLessonCourse: platform.Query("find lesson course", d.Observer, query.NewFindLessonCourseHandler(d.Catalog).Handle),
+			ListPublished:    platform.Query("list published courses", d.Observer, reads.ListPublishedCourses),
+			GetCourse:        platform.Query("get course", d.Observer, reads.GetCourse),
+			CatalogVersion:   platform.Query("catalog version", d.Observer, reads.CatalogVersion),
+			FindCourses:      platform.Query("find courses", d.Observer, reads.FindCourses),
+			FindLessonCourse: platform.Query("find lesson course", d.Observer, reads.FindLessonCourse),
 		},
 	}
 }

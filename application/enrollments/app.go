@@ -35,6 +35,7 @@ type Queries struct {
 // New wires the use cases to their ports, each decorated in the one handler shape
 // (transaction for commands, observation, error wrapping).
 func New(d command.Deps, rm query.ReadModel, published query.Published) Application {
+	reads := query.Reads{ReadModel: rm, Published: published}
 	return Application{
 		Commands: Commands{
 			GrantEnrollment:  platform.Command("grant enrollment", d.Tx, d.Observer, d.GrantEnrollment),
@@ -42,11 +43,11 @@ func New(d command.Deps, rm query.ReadModel, published query.Published) Applicat
 			RecordProgress:   platform.Command("record progress", d.Tx, d.Observer, d.RecordProgress),
 		},
 		Queries: Queries{
-			GetEnrollment: platform.Query("get enrollment", d.Observer, query.NewGetEnrollmentHandler(rm).Handle),
+			GetEnrollment: platform.Query("get enrollment", d.Observer, reads.GetEnrollment),
 			FindStudentEnrollments: platform.Query("find student enrollments", d.Observer,
-				query.NewFindStudentEnrollmentsHandler(published).Handle),
+				reads.FindStudentEnrollments),
 			FindEnrollmentOfPair: platform.Query("find enrollment of pair", d.Observer,
-				query.NewFindEnrollmentOfPairHandler(published).Handle),
+				reads.FindEnrollmentOfPair),
 			FirstActivity: platform.Query("first enrollment activity", d.Observer, platform.EarliestFunc(published.FirstActivity).Handle),
 		},
 	}

@@ -31,6 +31,7 @@ type Queries struct {
 // New wires the use cases to their ports, each decorated in the one handler shape
 // (transaction for commands, observation, error wrapping).
 func New(d command.Deps, published query.Published) Application {
+	reads := query.Reads{ReadModel: d.ReadModel}
 	return Application{
 		Commands: Commands{
 			PlaceOrder:              platform.Command("place order", d.Tx, d.Observer, d.PlaceOrder),
@@ -38,8 +39,8 @@ func New(d command.Deps, published query.Published) Application {
 			RecordEnrollmentRevoked: platform.Command("record enrollment revoked", d.Tx, d.Observer, d.RecordEnrollmentRevoked),
 		},
 		Queries: Queries{
-			ListOrders:    platform.Query("list orders", d.Observer, query.NewListOrdersHandler(d.ReadModel).Handle),
-			GetOrder:      platform.Query("get order", d.Observer, query.NewGetOrderHandler(d.ReadModel).Handle),
+			ListOrders:    platform.Query("list orders", d.Observer, reads.ListOrders),
+			GetOrder:      platform.Query("get order", d.Observer, reads.GetOrder),
 			FirstActivity: platform.Query("first order activity", d.Observer, platform.EarliestFunc(published.FirstActivity).Handle),
 		},
 	}

@@ -58,6 +58,7 @@ type Deps struct {
 // one handler shape (transaction, observation, error wrapping).
 func New(d Deps) Application {
 	c := d.Deps
+	reads := query.Reads{Subs: c.Subs, Deliveries: c.Deliveries, Pages: d.Pages, Log: d.Log}
 	return Application{
 		Commands: Commands{
 			CreateWebhook:     platform.Command("create webhook", c.Tx, c.Observer, c.CreateWebhook),
@@ -76,11 +77,11 @@ func New(d Deps) Application {
 			PruneLog:      command.NewPruneLogHandler(c),
 		},
 		Queries: Queries{
-			ListWebhooks:    platform.Query("list webhooks", c.Observer, query.NewListWebhooksHandler(c.Subs).Handle),
-			ListDeliveries:  platform.Query("list deliveries", c.Observer, query.NewListDeliveriesHandler(c.Subs, d.Pages).Handle),
-			DeliveryLogPage: platform.Query("delivery log page", c.Observer, query.NewDeliveryLogPageHandler(c.Subs, d.Log).Handle),
-			DeliveryStats:   platform.Query("delivery stats", c.Observer, query.NewDeliveryStatsHandler(d.Log).Handle),
-			GetDelivery:     platform.Query("get delivery", c.Observer, query.NewGetDeliveryHandler(c.Deliveries).Handle),
+			ListWebhooks:    platform.Query("list webhooks", c.Observer, reads.ListWebhooks),
+			ListDeliveries:  platform.Query("list deliveries", c.Observer, reads.ListDeliveries),
+			DeliveryLogPage: platform.Query("delivery log page", c.Observer, reads.DeliveryLogPage),
+			DeliveryStats:   platform.Query("delivery stats", c.Observer, reads.DeliveryStats),
+			GetDelivery:     platform.Query("get delivery", c.Observer, reads.GetDelivery),
 		},
 	}
 }

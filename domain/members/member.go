@@ -76,13 +76,13 @@ type Membership struct {
 // ownerEmail, read through Workspaces) and the member rows (Rows). Directory is the
 // implementation; the adapters implement Rows.
 type Repository interface {
+	Invitations
 	// Memberships lists the workspaces email belongs to (as founder or member), by name.
 	Memberships(ctx context.Context, email string) ([]Membership, error)
 	// Membership returns NotFound unless email belongs to workspaceID.
 	Membership(ctx context.Context, workspaceID, email string) (Membership, error)
 	// List returns the founder first, then members by invitation time.
 	List(ctx context.Context, workspaceID string) ([]Member, error)
-	Invitations
 }
 
 // Invitations are the writes of member rows, the same through Repository and Rows: the
@@ -99,13 +99,13 @@ type Invitations interface {
 
 // Rows stores the member rows of invitations; the founder has none that counts.
 type Rows interface {
+	Invitations
 	// OfPerson lists email's rows in every workspace.
 	OfPerson(ctx context.Context, email string) ([]Member, error)
 	// Get returns email's row in workspaceID, or NotFound.
 	Get(ctx context.Context, workspaceID, email string) (Member, error)
 	// OfWorkspace lists a workspace's rows by invitation time, then e-mail.
 	OfWorkspace(ctx context.Context, workspaceID string) ([]Member, error)
-	Invitations
 }
 
 // Workspace is what members know of a workspace: its name and its founder.

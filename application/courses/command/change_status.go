@@ -14,15 +14,15 @@ type PublishCourse struct {
 	CourseID    string
 }
 
+// PublishCourse publishes the course.
+func (d Deps) PublishCourse(ctx context.Context, cmd PublishCourse) (query.CourseDetail, error) {
+	return d.courses().Step(ctx, cmd.WorkspaceID, cmd.CourseID, (*courses.Course).Publish, events.CoursePublishedV1)
+}
+
 // ArchiveCourse withdraws a course from the list (emits course.archived).
 type ArchiveCourse struct {
 	WorkspaceID string
 	CourseID    string
-}
-
-// PublishCourse publishes the course.
-func (d Deps) PublishCourse(ctx context.Context, cmd PublishCourse) (query.CourseDetail, error) {
-	return d.courses().Step(ctx, cmd.WorkspaceID, cmd.CourseID, (*courses.Course).Publish, events.CoursePublishedV1)
 }
 
 // ArchiveCourse archives the course.

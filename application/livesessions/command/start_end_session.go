@@ -14,15 +14,15 @@ type StartSession struct {
 	LiveSessionID string
 }
 
+// StartSession returns the live session.
+func (d Deps) StartSession(ctx context.Context, cmd StartSession) (query.LiveSession, error) {
+	return d.sessions().Step(ctx, cmd.WorkspaceID, cmd.LiveSessionID, (*livesessions.Session).Start, events.LiveSessionStartedV1)
+}
+
 // EndSession closes a live session (emits live_session.ended).
 type EndSession struct {
 	WorkspaceID   string
 	LiveSessionID string
-}
-
-// StartSession returns the live session.
-func (d Deps) StartSession(ctx context.Context, cmd StartSession) (query.LiveSession, error) {
-	return d.sessions().Step(ctx, cmd.WorkspaceID, cmd.LiveSessionID, (*livesessions.Session).Start, events.LiveSessionStartedV1)
 }
 
 // EndSession returns the ended session.

@@ -15,16 +15,8 @@ type ListOrders struct {
 	Page        platform.PageRequest
 }
 
-// ListOrdersHandler handles ListOrders.
-type ListOrdersHandler struct {
-	rm ReadModel
-}
-
-// NewListOrdersHandler builds the handler.
-func NewListOrdersHandler(rm ReadModel) ListOrdersHandler { return ListOrdersHandler{rm: rm} }
-
-// Handle validates the filters and returns one page.
-func (h ListOrdersHandler) Handle(ctx context.Context, q ListOrders) (platform.Page[Order], error) {
+// ListOrders validates the filters and returns one page.
+func (r Reads) ListOrders(ctx context.Context, q ListOrders) (platform.Page[Order], error) {
 	if q.Filters.Status != "" {
 		if _, err := orders.ParseStatus("status", q.Filters.Status); err != nil {
 			return platform.Page[Order]{}, err
@@ -34,7 +26,7 @@ func (h ListOrdersHandler) Handle(ctx context.Context, q ListOrders) (platform.P
 	if f.CreatedSince != nil && f.CreatedBefore != nil && !f.CreatedSince.Before(*f.CreatedBefore) {
 		return platform.Page[Order]{}, kernel.Invalid("createdBefore", "createdBefore must be later than createdSince")
 	}
-	page, err := h.rm.List(ctx, q.WorkspaceID, q.Filters, q.Page)
+	page, err := r.ReadModel.List(ctx, q.WorkspaceID, q.Filters, q.Page)
 	if err != nil {
 		return platform.Page[Order]{}, err
 	}
