@@ -26,11 +26,7 @@ func (r Reads) ListOrders(ctx context.Context, q ListOrders) (platform.Page[Orde
 	if f.CreatedSince != nil && f.CreatedBefore != nil && !f.CreatedSince.Before(*f.CreatedBefore) {
 		return platform.Page[Order]{}, kernel.Invalid("createdBefore", "createdBefore must be later than createdSince")
 	}
-	page, err := r.ReadModel.List(ctx, q.WorkspaceID, q.Filters, q.Page)
-	if err != nil {
-		return platform.Page[Order]{}, err
-	}
-	return platform.MapPage(page, func(list []*orders.Order) ([]Order, error) {
+	return platform.ListPage(ctx, r.ReadModel.List, q.WorkspaceID, q.Filters, q.Page, func(list []*orders.Order) ([]Order, error) {
 		out := make([]Order, len(list))
 		for i, o := range list {
 			out[i] = FromDomain(o)

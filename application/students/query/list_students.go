@@ -24,11 +24,7 @@ func (r Reads) ListStudents(ctx context.Context, q ListStudents) (platform.Page[
 		}
 		q.Filter.Email = students.EmailKey(q.Filter.Email)
 	}
-	page, err := r.ReadModel.List(ctx, q.WorkspaceID, q.Filter, q.Page)
-	if err != nil {
-		return platform.Page[Student]{}, err
-	}
-	return platform.MapPage(page, func(ss []*students.Student) ([]Student, error) {
+	return platform.ListPage(ctx, r.ReadModel.List, q.WorkspaceID, q.Filter, q.Page, func(ss []*students.Student) ([]Student, error) {
 		return r.History.Show(ctx, q.WorkspaceID, ss)
 	})
 }
