@@ -17,14 +17,8 @@ type ListOrders struct {
 
 // ListOrders validates the filters and returns one page.
 func (r Reads) ListOrders(ctx context.Context, q ListOrders) (platform.Page[Order], error) {
-	if q.Filters.Status != "" {
-		if _, err := orders.ParseStatus("status", q.Filters.Status); err != nil {
-			return platform.Page[Order]{}, err
-		}
-	}
-	f := q.Filters
-	if f.CreatedSince != nil && f.CreatedBefore != nil && !f.CreatedSince.Before(*f.CreatedBefore) {
-		return platform.Page[Order]{}, kernel.Invalid("createdBefore", "createdBefore must be later than createdSince")
+	if err := q.Filters.check(); err != nil {
+		return platform.Page[Order]{}, err
 	}
 	return platform.ListPage(ctx, r.ReadModel.List, q.WorkspaceID, q.Filters, q.Page, func(list []*orders.Order) ([]Order, error) {
 		out := make([]Order, len(list))
@@ -33,4 +27,17 @@ func (r Reads) ListOrders(ctx context.Context, q ListOrders) (platform.Page[Orde
 		}
 		return out, nil
 	})
+}
+
+// check refuses an unknown status and an empty time window.
+func (f Filters) check() error {
+	if f.Status != "" {
+		if _, err := orders.ParseStatus("status", f.Status); err != nil {
+			return err
+		}
+	}
+	if f.CreatedSince != nil && f.CreatedBefore != nil && !f.CreatedSince.Before(*f.CreatedBefore) {
+		return kernel.Invalid("createdBefore", "createdBefore must be later than createdSince")
+	}
+	return nil
 }
