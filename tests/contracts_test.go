@@ -71,6 +71,30 @@ func TestContractAuditLog(t *testing.T) {
 	testenv.Contract(t, testenv.AuditAdapters, contracttest.Audit)
 }
 
+func TestContractWebhookSubscriptions(t *testing.T) {
+	testenv.Contract(t, testenv.WebhookAdapters, contracttest.WebhookSubscriptions)
+}
+
+func TestContractWebhookDeliveries(t *testing.T) {
+	testenv.Contract(t, testenv.WebhookAdapters, contracttest.WebhookDeliveries)
+}
+
+func TestContractWebhookDeliveryLog(t *testing.T) {
+	testenv.Contract(t, testenv.WebhookAdapters, contracttest.WebhookDeliveryLog)
+}
+
+func TestContractWebhookDispatch(t *testing.T) {
+	testenv.Contract(t, testenv.WebhookAdapters, contracttest.WebhookDispatch)
+}
+
+func TestContractWebhookNotices(t *testing.T) {
+	testenv.Contract(t, testenv.WebhookAdapters, contracttest.WebhookNotices)
+}
+
+func TestContractWebhookRetention(t *testing.T) {
+	testenv.Contract(t, testenv.WebhookAdapters, contracttest.WebhookRetention)
+}
+
 func TestContractAnalyticsProjection(t *testing.T) {
 	testenv.Contract(t, testenv.AnalyticsAdapters, contracttest.AnalyticsProjection)
 }

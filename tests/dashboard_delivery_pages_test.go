@@ -11,7 +11,6 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
@@ -20,7 +19,7 @@ import (
 
 // seedDeliveries writes n deliveries to endpoint id: status by i%3 (succeeded, failed,
 // failing), type by i%2, two deliveries per creation time (the keyset's tie-break).
-func seedDeliveries(t *testing.T, tx platform.Transactor, subs *sqlstore.Webhooks, store *sqlstore.WebhookDeliveries, ws, id string, n int) {
+func seedDeliveries(t *testing.T, tx platform.Transactor, subs webhooks.Repository, store webhooks.Deliveries, ws, id string, n int) {
 	t.Helper()
 	ctx := context.Background()
 	sub, err := subs.Get(ctx, ws, id)
@@ -83,8 +82,8 @@ func TestDashboardDeliveryLogFiltersAndPagesTenThousand(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		var m members.Application
 		var tx platform.Transactor
-		var subs *sqlstore.Webhooks
-		var store *sqlstore.WebhookDeliveries
+		var subs webhooks.Repository
+		var store webhooks.Deliveries
 		w := testenv.StartWebhooks(t, dbURL, nil, fx.Populate(&m, &tx, &subs, &store))
 		d := dashEnv{Env: w.Env, Members: m}
 		ws := d.CreateWorkspace(t, "Busy")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/creatorapi/creatorapi/adapters/secrets"
+	sqlwebhooks "github.com/creatorapi/creatorapi/adapters/sql/webhooks"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
 	"github.com/creatorapi/creatorapi/tests/testenv"
@@ -27,7 +28,7 @@ func TestStaleMasterKeyNeverFailsDeliveries(t *testing.T) {
 		oldBox, _ := secrets.NewBox(oldKey.For(secrets.WebhookSecretsPurpose))
 		newBox, _ := secrets.NewBox(newKey.For(secrets.WebhookSecretsPurpose))
 		check, _ := newKey.Check()
-		rot, err := sqlstore.NewMasterKeyStore(stale.DB).Rotate(context.Background(),
+		rot, err := sqlstore.NewMasterKeyStore(stale.DB, sqlwebhooks.NewSecrets(stale.DB)).Rotate(context.Background(),
 			sqlstore.Resealer{Opens: oldKey.Opens, Old: oldBox, New: newBox, NewCheck: check}, testenv.Epoch)
 		if err != nil || rot.Resealed != 1 {
 			t.Fatalf("rotate: %+v %v", rot, err)

@@ -18,8 +18,8 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/ratelimit"
 	sqlanalytics "github.com/creatorapi/creatorapi/adapters/sql/analytics"
 	sqlkeys "github.com/creatorapi/creatorapi/adapters/sql/keys"
+	sqlwebhooks "github.com/creatorapi/creatorapi/adapters/sql/webhooks"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/analytics/command"
 	appratelimit "github.com/creatorapi/creatorapi/application/ratelimit"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
@@ -74,9 +74,9 @@ type hotPath struct {
 }
 
 func hotPaths(db *sqldb.DB) []hotPath {
-	subs := sqlstore.NewWebhooks(db, noSealer{})
-	deliveries := sqlstore.NewWebhookDeliveries(db)
-	dispatch := sqlstore.NewWebhookDispatch(db, subs)
+	subs := sqlwebhooks.NewSubscriptions(db, noSealer{})
+	deliveries := sqlwebhooks.NewDeliveries(db)
+	dispatch := sqlwebhooks.NewDispatch(db, noSealer{})
 	projection := sqlanalytics.NewProjection(db)
 	keys := sqlkeys.NewRepository(db)
 	limits := ratelimit.NewDatabase(db)

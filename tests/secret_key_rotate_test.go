@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/creatorapi/creatorapi/adapters/secrets"
+	sqlwebhooks "github.com/creatorapi/creatorapi/adapters/sql/webhooks"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
@@ -123,7 +123,7 @@ func openSigningSecret(t *testing.T, db *sqldb.DB, key, ws, id string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := sqlstore.NewWebhooks(db, box).Get(context.Background(), ws, id)
+	s, err := sqlwebhooks.NewSubscriptions(db, box).Get(context.Background(), ws, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,11 +20,10 @@ import (
 )
 
 // Each module's SQL names only the tables it owns (docs/architecture.md, "Table ownership").
-// These are the cross-module reads and writes of today, keyed "file: table". Each is to go
-// when the persistence split gives the owner a published query port; a new one fails.
-var crossModuleSQLAllowed = map[string]string{
-	"adapters/sqlstore/master_key.go: webhook_subscriptions": "the master-key rotation re-seals signing secrets: through the webhooks module's port in the persistence split",
-}
+// Known cross-module reads and writes, keyed "file: table": none since the webhooks split
+// (the master-key rotation re-seals signing secrets through the webhooks module's
+// SealedSecrets port). A new one fails; read through the owner's published port instead.
+var crossModuleSQLAllowed = map[string]string{}
 
 // ownership is one row of the ownership table: a module, its tables, its adapter files.
 type ownership struct {

@@ -7,35 +7,35 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/secrets"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/webhooks"
 )
 
 // keyCheckSetting names the key check in the settings table.
 const keyCheckSetting = "master_key_check"
 
 // MasterKeyStore keeps the key check (a value sealed under the master key) and re-seals
-// what the master key protects when it is rotated.
+// what the master key protects when it is rotated: the webhooks module's signing
+// secrets, through its published port (wired in the composition root).
 type MasterKeyStore struct {
 	db                             *sqldb.DB
+	secrets                        webhooks.SealedSecrets
 	get, getForUpdate, insert, put string
-	sealedSecrets, resealSecret    string
-	sample                         string
 }
 
 // NewMasterKeyStore prepares the statements for db's dialect.
-func NewMasterKeyStore(db *sqldb.DB) *MasterKeyStore {
+func NewMasterKeyStore(db *sqldb.DB, secrets webhooks.SealedSecrets) *MasterKeyStore {
 	get := `SELECT value FROM settings WHERE name = '` + keyCheckSetting + `'`
 	return &MasterKeyStore{
 		db:           db,
+		secrets:      secrets,
 		get:          get,
 		getForUpdate: get + db.ForUpdate(),
 		// Two instances starting together on a new database: the first check stays.
 		insert: db.Rebind(`INSERT INTO settings (name, value, updated_at) VALUES ('` + keyCheckSetting + `', ?, ?)
 			ON CONFLICT (name) DO NOTHING`),
-		put:           db.Rebind(`UPDATE settings SET value = ?, updated_at = ? WHERE name = '` + keyCheckSetting + `'`),
-		sealedSecrets: `SELECT id, workspace_id, secret_sealed, previous_sealed FROM webhook_subscriptions ORDER BY id` + db.ForUpdate(),
-		resealSecret:  db.Rebind(`UPDATE webhook_subscriptions SET secret_sealed = ?, previous_sealed = ? WHERE workspace_id = ? AND id = ?`),
-		sample:        db.Rebind(`SELECT id, secret_sealed FROM webhook_subscriptions ORDER BY created_at DESC, id DESC LIMIT ?`),
+		put: db.Rebind(`UPDATE settings SET value = ?, updated_at = ? WHERE name = '` + keyCheckSetting + `'`),
 	}
 }
 
@@ -73,25 +73,13 @@ func (s *MasterKeyStore) EnsureCheck(ctx context.Context, check string, now time
 // there are none. A database from before the key check has secrets but no check: the key
 // must prove itself on them before its check is stored.
 func (s *MasterKeyStore) OpensExisting(ctx context.Context, n int, open func(owner string, sealed []byte) bool) (bool, error) {
-	var rows []struct {
-		ID     string `db:"id"`
-		Sealed []byte `db:"secret_sealed"`
-	}
-	if err := s.db.Read(ctx).SelectContext(ctx, &rows, s.sample, n); err != nil {
-		return false, fmt.Errorf("read sealed secrets: %w", err)
-	}
-	for _, r := range rows {
-		if open(r.ID, r.Sealed) {
-			return true, nil
-		}
-	}
-	return len(rows) == 0, nil
+	return s.secrets.OpensAny(ctx, n, open)
 }
 
 // Resealer opens what the old key sealed and seals it under the new one.
 type Resealer struct {
 	Opens    func(check string) bool // the old key's check test
-	Old, New Sealer                  // webhook secret boxes
+	Old, New *secrets.Box            // webhook secret boxes
 	NewCheck string
 }
 
@@ -115,30 +103,13 @@ func (s *MasterKeyStore) Rotate(ctx context.Context, r Resealer, now time.Time) 
 		if err == nil && !r.Opens(check) {
 			return errors.New("the current master key does not open the database's key check: rotate with the key the database was sealed with")
 		}
-		var rows []struct {
-			ID             string `db:"id"`
-			WorkspaceID    string `db:"workspace_id"`
-			SecretSealed   []byte `db:"secret_sealed"`
-			PreviousSealed []byte `db:"previous_sealed"`
+		resealed, unreadable, err := s.secrets.ResealAll(ctx, func(owner string, sealed []byte) ([]byte, error) {
+			return reseal(r, owner, sealed)
+		})
+		if err != nil {
+			return err
 		}
-		if err := s.db.Write(ctx).SelectContext(ctx, &rows, s.sealedSecrets); err != nil {
-			return fmt.Errorf("read sealed secrets: %w", err)
-		}
-		for _, row := range rows {
-			current, err := reseal(r, row.ID, row.SecretSealed)
-			var previous []byte
-			if err == nil && row.PreviousSealed != nil {
-				previous, err = reseal(r, row.ID, row.PreviousSealed)
-			}
-			if err != nil {
-				out.Unreadable = append(out.Unreadable, row.ID)
-				continue
-			}
-			if _, err := s.db.Write(ctx).ExecContext(ctx, s.resealSecret, current, previous, row.WorkspaceID, row.ID); err != nil {
-				return fmt.Errorf("re-seal the secret of %s: %w", row.ID, err)
-			}
-			out.Resealed++
-		}
+		out.Resealed, out.Unreadable = resealed, unreadable
 		if _, err := s.db.Write(ctx).ExecContext(ctx, s.insert, r.NewCheck, now); err != nil {
 			return fmt.Errorf("store the master key check: %w", err)
 		}

@@ -29,7 +29,7 @@ type Queries struct {
 // New wires the use cases to their ports, decorated in the one handler shape.
 func New(rm query.ReadModel, backlog query.Backlog, proj command.Projection, clock platform.Clock, tx platform.Transactor, obs platform.Observer) Application {
 	return Application{
-		Commands: Commands{ApplyEvent: platform.Command("apply event to analytics", tx, obs, command.NewApplyEventHandler(proj, clock))},
-		Queries:  Queries{GetSummary: platform.Query("get analytics summary", obs, query.NewGetSummaryHandler(rm, backlog, clock))},
+		Commands: Commands{ApplyEvent: platform.Command("apply event to analytics", tx, obs, command.NewApplyEventHandler(proj, clock).Handle)},
+		Queries:  Queries{GetSummary: platform.Query("get analytics summary", obs, query.NewGetSummaryHandler(rm, backlog, clock).Handle)},
 	}
 }

@@ -20,6 +20,6 @@ type Commands struct {
 // New wires the use cases to their ports, decorated in the one handler shape.
 func New(d command.Deps) Application {
 	return Application{Commands: Commands{
-		IssueCertificate: platform.Command("issue certificate", d.Tx, d.Observer, command.NewIssueCertificateHandler(d)),
+		IssueCertificate: platform.Command("issue certificate", d.Tx, d.Observer, d.IssueCertificate),
 	}}
 }

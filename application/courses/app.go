@@ -35,20 +35,21 @@ type Queries struct {
 // New wires the use cases to their ports, each decorated in the one handler shape
 // (transaction for commands, observation, error wrapping).
 func New(d command.Deps) Application {
+	reads := query.Reads{ReadModel: d.ReadModel, Catalog: d.Catalog}
 	return Application{
 		Commands: Commands{
-			CreateCourse:  platform.Command("create course", d.Tx, d.Observer, command.NewCreateCourseHandler(d)),
-			AddModule:     platform.Command("add module", d.Tx, d.Observer, command.NewAddModuleHandler(d)),
-			AddLesson:     platform.Command("add lesson", d.Tx, d.Observer, command.NewAddLessonHandler(d)),
-			PublishCourse: platform.Command("publish course", d.Tx, d.Observer, command.NewPublishCourseHandler(d)),
-			ArchiveCourse: platform.Command("archive course", d.Tx, d.Observer, command.NewArchiveCourseHandler(d)),
+			CreateCourse:  platform.Command("create course", d.Tx, d.Observer, d.CreateCourse),
+			AddModule:     platform.Command("add module", d.Tx, d.Observer, d.AddModule),
+			AddLesson:     platform.Command("add lesson", d.Tx, d.Observer, d.AddLesson),
+			PublishCourse: platform.Command("publish course", d.Tx, d.Observer, d.PublishCourse),
+			ArchiveCourse: platform.Command("archive course", d.Tx, d.Observer, d.ArchiveCourse),
 		},
 		Queries: Queries{
-			ListPublished:    platform.Query("list published courses", d.Observer, query.NewListPublishedCoursesHandler(d.ReadModel)),
-			GetCourse:        platform.Query("get course", d.Observer, query.NewGetCourseHandler(d.ReadModel)),
-			CatalogVersion:   platform.Query("catalog version", d.Observer, query.NewCatalogVersionHandler(d.ReadModel)),
-			FindCourses:      platform.Query("find courses", d.Observer, query.NewFindCoursesHandler(d.Catalog)),
-			FindLessonCourse: platform.Query("find lesson course", d.Observer, query.NewFindLessonCourseHandler(d.Catalog)),
+			ListPublished:    platform.Query("list published courses", d.Observer, reads.ListPublishedCourses),
+			GetCourse:        platform.Query("get course", d.Observer, reads.GetCourse),
+			CatalogVersion:   platform.Query("catalog version", d.Observer, reads.CatalogVersion),
+			FindCourses:      platform.Query("find courses", d.Observer, reads.FindCourses),
+			FindLessonCourse: platform.Query("find lesson course", d.Observer, reads.FindLessonCourse),
 		},
 	}
 }

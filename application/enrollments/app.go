@@ -35,19 +35,20 @@ type Queries struct {
 // New wires the use cases to their ports, each decorated in the one handler shape
 // (transaction for commands, observation, error wrapping).
 func New(d command.Deps, rm query.ReadModel, published query.Published) Application {
+	reads := query.Reads{ReadModel: rm, Published: published}
 	return Application{
 		Commands: Commands{
-			GrantEnrollment:  platform.Command("grant enrollment", d.Tx, d.Observer, command.NewGrantEnrollmentHandler(d)),
-			RevokeEnrollment: platform.Command("revoke enrollment", d.Tx, d.Observer, command.NewRevokeEnrollmentHandler(d)),
-			RecordProgress:   platform.Command("record progress", d.Tx, d.Observer, command.NewRecordProgressHandler(d)),
+			GrantEnrollment:  platform.Command("grant enrollment", d.Tx, d.Observer, d.GrantEnrollment),
+			RevokeEnrollment: platform.Command("revoke enrollment", d.Tx, d.Observer, d.RevokeEnrollment),
+			RecordProgress:   platform.Command("record progress", d.Tx, d.Observer, d.RecordProgress),
 		},
 		Queries: Queries{
-			GetEnrollment: platform.Query("get enrollment", d.Observer, query.NewGetEnrollmentHandler(rm)),
+			GetEnrollment: platform.Query("get enrollment", d.Observer, reads.GetEnrollment),
 			FindStudentEnrollments: platform.Query("find student enrollments", d.Observer,
-				query.NewFindStudentEnrollmentsHandler(published)),
+				reads.FindStudentEnrollments),
 			FindEnrollmentOfPair: platform.Query("find enrollment of pair", d.Observer,
-				query.NewFindEnrollmentOfPairHandler(published)),
-			FirstActivity: platform.Query("first enrollment activity", d.Observer, platform.EarliestFunc(published.FirstActivity)),
+				reads.FindEnrollmentOfPair),
+			FirstActivity: platform.Query("first enrollment activity", d.Observer, platform.EarliestFunc(published.FirstActivity).Handle),
 		},
 	}
 }

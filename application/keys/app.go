@@ -42,18 +42,19 @@ type Deps struct {
 // (transaction for commands, observation, error wrapping).
 func New(d Deps) Application {
 	views := query.NewViews(d.Usage, d.Clock)
+	reads := query.Reads{Repo: d.Repo, Pages: d.Pages, Views: views, Usage: d.Usage, Requests: d.Requests, Clock: d.Clock}
 	return Application{
 		Commands: Commands{
-			CreateKey: platform.Command("create key", d.Tx, d.Observer, command.NewCreateKeyHandler(d.Deps)),
-			RevokeKey: platform.Command("revoke key", d.Tx, d.Observer, command.NewRevokeKeyHandler(d.Deps)),
+			CreateKey: platform.Command("create key", d.Tx, d.Observer, d.Deps.CreateKey),
+			RevokeKey: platform.Command("revoke key", d.Tx, d.Observer, d.Deps.RevokeKey),
 		},
 		Queries: Queries{
-			Authenticate:   platform.Query("authenticate", d.Observer, query.NewAuthenticateHandler(d.Repo, d.Usage, d.Clock)),
-			ListKeys:       platform.Query("list keys", d.Observer, query.NewListKeysHandler(d.Repo, views)),
-			KeyPage:        platform.Query("key page", d.Observer, query.NewKeyPageHandler(d.Pages, views)),
-			GetKey:         platform.Query("get key", d.Observer, query.NewGetKeyHandler(d.Repo, views)),
-			KeyCounts:      platform.Query("key counts", d.Observer, query.NewKeyCountsHandler(d.Pages, d.Clock)),
-			RequestsPerDay: platform.Query("requests per day", d.Observer, query.NewRequestsPerDayHandler(d.Requests)),
+			Authenticate:   platform.Query("authenticate", d.Observer, reads.Authenticate),
+			ListKeys:       platform.Query("list keys", d.Observer, reads.ListKeys),
+			KeyPage:        platform.Query("key page", d.Observer, reads.KeyPage),
+			GetKey:         platform.Query("get key", d.Observer, reads.GetKey),
+			KeyCounts:      platform.Query("key counts", d.Observer, reads.KeyCounts),
+			RequestsPerDay: platform.Query("requests per day", d.Observer, reads.RequestsPerDay),
 		},
 	}
 }

@@ -25,10 +25,10 @@ type Commands struct {
 func New(d command.Deps) Application {
 	return Application{
 		Commands: Commands{
-			ScheduleSession: platform.Command("schedule session", d.Tx, d.Observer, command.NewScheduleSessionHandler(d)),
-			StartSession:    platform.Command("start session", d.Tx, d.Observer, command.NewStartSessionHandler(d)),
-			EndSession:      platform.Command("end session", d.Tx, d.Observer, command.NewEndSessionHandler(d)),
-			AddRecording:    platform.Command("add recording", d.Tx, d.Observer, command.NewAddRecordingHandler(d)),
+			ScheduleSession: platform.Command("schedule session", d.Tx, d.Observer, d.ScheduleSession),
+			StartSession:    platform.Command("start session", d.Tx, d.Observer, d.StartSession),
+			EndSession:      platform.Command("end session", d.Tx, d.Observer, d.EndSession),
+			AddRecording:    platform.Command("add recording", d.Tx, d.Observer, d.AddRecording),
 		},
 	}
 }

@@ -31,16 +31,17 @@ type Queries struct {
 // New wires the use cases to their ports, each decorated in the one handler shape
 // (transaction for commands, observation, error wrapping).
 func New(d command.Deps, published query.Published) Application {
+	reads := query.Reads{ReadModel: d.ReadModel}
 	return Application{
 		Commands: Commands{
-			PlaceOrder:              platform.Command("place order", d.Tx, d.Observer, command.NewPlaceOrderHandler(d)),
-			RefundOrder:             platform.Command("refund order", d.Tx, d.Observer, command.NewRefundOrderHandler(d)),
-			RecordEnrollmentRevoked: platform.Command("record enrollment revoked", d.Tx, d.Observer, command.NewRecordEnrollmentRevokedHandler(d)),
+			PlaceOrder:              platform.Command("place order", d.Tx, d.Observer, d.PlaceOrder),
+			RefundOrder:             platform.Command("refund order", d.Tx, d.Observer, d.RefundOrder),
+			RecordEnrollmentRevoked: platform.Command("record enrollment revoked", d.Tx, d.Observer, d.RecordEnrollmentRevoked),
 		},
 		Queries: Queries{
-			ListOrders:    platform.Query("list orders", d.Observer, query.NewListOrdersHandler(d.ReadModel)),
-			GetOrder:      platform.Query("get order", d.Observer, query.NewGetOrderHandler(d.ReadModel)),
-			FirstActivity: platform.Query("first order activity", d.Observer, platform.EarliestFunc(published.FirstActivity)),
+			ListOrders:    platform.Query("list orders", d.Observer, reads.ListOrders),
+			GetOrder:      platform.Query("get order", d.Observer, reads.GetOrder),
+			FirstActivity: platform.Query("first order activity", d.Observer, platform.EarliestFunc(published.FirstActivity).Handle),
 		},
 	}
 }

@@ -21,18 +21,11 @@ func (a Actor) Who() string {
 	return "system"
 }
 
-type actorKey struct{}
-
 // WithActor carries a in ctx.
-func WithActor(ctx context.Context, a Actor) context.Context {
-	return context.WithValue(ctx, actorKey{}, a)
-}
+func WithActor(ctx context.Context, a Actor) context.Context { return withValue(ctx, a) }
 
 // ActorFrom returns the actor in ctx (the zero Actor, shown as "system", when none).
-func ActorFrom(ctx context.Context) Actor {
-	a, _ := ctx.Value(actorKey{}).(Actor)
-	return a
-}
+func ActorFrom(ctx context.Context) Actor { return valueOf[Actor](ctx) }
 
 // AuditEntry is one change to keys, members, webhooks or sign-in state.
 type AuditEntry struct {

@@ -34,13 +34,15 @@ func (NoObserver) Begin(ctx context.Context, _ string) (context.Context, func(er
 
 // Command decorates a state-changing use case: observed, its body run in one
 // transaction (events published in it commit with the change), errors wrapped with
-// the use case's name.
-func Command[C, R any](name string, tx Transactor, obs Observer, h Handler[C, R]) Handler[C, R] {
+// the use case's name. A module writes the body as a method of its command Deps
+// (func (d Deps) AddModule(ctx, cmd AddModule) (query.Module, error)) and passes
+// the method value.
+func Command[C, R any](name string, tx Transactor, obs Observer, h HandlerFunc[C, R]) Handler[C, R] {
 	return observed(name, obs, HandlerFunc[C, R](func(ctx context.Context, in C) (R, error) {
 		var out R
 		err := tx.WithinTx(ctx, func(ctx context.Context) error {
 			var err error
-			out, err = h.Handle(ctx, in)
+			out, err = h(ctx, in)
 			return err
 		})
 		return out, err
@@ -48,7 +50,7 @@ func Command[C, R any](name string, tx Transactor, obs Observer, h Handler[C, R]
 }
 
 // Query decorates a read-only use case: observed, errors wrapped with its name.
-func Query[C, R any](name string, obs Observer, h Handler[C, R]) Handler[C, R] {
+func Query[C, R any](name string, obs Observer, h HandlerFunc[C, R]) Handler[C, R] {
 	return observed(name, obs, h)
 }
 
@@ -68,17 +70,27 @@ func observed[C, R any](name string, obs Observer, h Handler[C, R]) Handler[C, R
 	})
 }
 
-type requestIDKey struct{}
+type requestID string
 
 // WithRequestID carries the request id of the call in ctx (set by the HTTP ports).
 func WithRequestID(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, requestIDKey{}, id)
+	return withValue(ctx, requestID(id))
 }
 
 // RequestID is the id WithRequestID put in ctx, or "".
-func RequestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
+func RequestID(ctx context.Context) string { return string(valueOf[requestID](ctx)) }
+
+// contextKey keys the one value of type T a context carries for the platform.
+type contextKey[T any] struct{}
+
+func withValue[T any](ctx context.Context, v T) context.Context {
+	return context.WithValue(ctx, contextKey[T]{}, v)
+}
+
+// valueOf is the T in ctx, or T's zero value.
+func valueOf[T any](ctx context.Context) T {
+	v, _ := ctx.Value(contextKey[T]{}).(T)
+	return v
 }
 
 // Upsert is the result of a use case that stores something or finds it stored already

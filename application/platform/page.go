@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"context"
 	"sort"
 	"time"
 )
@@ -79,4 +80,16 @@ func MapPage[R, T any](p Page[R], views func([]R) ([]T, error)) (Page[T], error)
 		return Page[T]{}, err
 	}
 	return Page[T]{Items: items, HasMore: p.HasMore, Next: p.Next}, nil
+}
+
+// ListPage is the body of a list query once its filters are checked: it reads one page
+// of the workspace's rows matching f through list (a read model's List) and shows them
+// with views.
+func ListPage[F, R, T any](ctx context.Context, list func(context.Context, string, F, PageRequest) (Page[R], error),
+	workspaceID string, f F, r PageRequest, views func([]R) ([]T, error)) (Page[T], error) {
+	page, err := list(ctx, workspaceID, f, r)
+	if err != nil {
+		return Page[T]{}, err
+	}
+	return MapPage(page, views)
 }

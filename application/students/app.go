@@ -43,15 +43,16 @@ type Directory struct {
 // New wires the use cases to their ports, each decorated in the one handler shape
 // (transaction for commands, observation, error wrapping).
 func New(d command.Deps) Application {
+	reads := query.Reads{ReadModel: d.ReadModel, History: d.History}
 	return Application{
 		Commands: Commands{
-			CreateStudent: platform.Command("create student", d.Tx, d.Observer, command.NewCreateStudentHandler(d)),
-			UpdateStudent: platform.Command("update student", d.Tx, d.Observer, command.NewUpdateStudentHandler(d)),
-			DeleteStudent: platform.Command("delete student", d.Tx, d.Observer, command.NewDeleteStudentHandler(d)),
+			CreateStudent: platform.Command("create student", d.Tx, d.Observer, d.CreateStudent),
+			UpdateStudent: platform.Command("update student", d.Tx, d.Observer, d.UpdateStudent),
+			DeleteStudent: platform.Command("delete student", d.Tx, d.Observer, d.DeleteStudent),
 		},
 		Queries: Queries{
-			ListStudents: platform.Query("list students", d.Observer, query.NewListStudentsHandler(d.ReadModel, d.History)),
-			GetStudent:   platform.Query("get student", d.Observer, query.NewGetStudentHandler(d.ReadModel, d.History)),
+			ListStudents: platform.Query("list students", d.Observer, reads.ListStudents),
+			GetStudent:   platform.Query("get student", d.Observer, reads.GetStudent),
 		},
 	}
 }
@@ -59,8 +60,8 @@ func New(d command.Deps) Application {
 // NewDirectory wires the published surface; d needs no History.
 func NewDirectory(d command.Deps, published query.Published) Directory {
 	return Directory{
-		StudentExists: platform.Query("student exists", d.Observer, query.NewStudentExistsHandler(published)),
-		TouchStudent:  platform.Command("touch student", d.Tx, d.Observer, command.NewTouchStudentHandler(d)),
-		FirstCreated:  platform.Query("first student created", d.Observer, platform.EarliestFunc(published.FirstCreated)),
+		StudentExists: platform.Query("student exists", d.Observer, query.Reads{Published: published}.StudentExists),
+		TouchStudent:  platform.Command("touch student", d.Tx, d.Observer, d.TouchStudent),
+		FirstCreated:  platform.Query("first student created", d.Observer, platform.EarliestFunc(published.FirstCreated).Handle),
 	}
 }

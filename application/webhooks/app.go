@@ -58,15 +58,16 @@ type Deps struct {
 // one handler shape (transaction, observation, error wrapping).
 func New(d Deps) Application {
 	c := d.Deps
+	reads := query.Reads{Subs: c.Subs, Deliveries: c.Deliveries, Pages: d.Pages, Log: d.Log}
 	return Application{
 		Commands: Commands{
-			CreateWebhook:     platform.Command("create webhook", c.Tx, c.Observer, command.NewCreateWebhookHandler(c)),
-			UpdateWebhook:     platform.Command("update webhook", c.Tx, c.Observer, command.NewUpdateWebhookHandler(c)),
-			SetWebhookStatus:  platform.Command("set webhook status", c.Tx, c.Observer, command.NewSetWebhookStatusHandler(c)),
-			RotateSecret:      platform.Command("rotate webhook secret", c.Tx, c.Observer, command.NewRotateSecretHandler(c)),
-			ResendDelivery:    platform.Command("resend delivery", c.Tx, c.Observer, command.NewResendDeliveryHandler(c)),
-			RecoverDeliveries: platform.Command("recover deliveries", c.Tx, c.Observer, command.NewRecoverDeliveriesHandler(c)),
-			SendTestEvent:     platform.Command("send test event", c.Tx, c.Observer, command.NewSendTestEventHandler(c)),
+			CreateWebhook:     platform.Command("create webhook", c.Tx, c.Observer, c.CreateWebhook),
+			UpdateWebhook:     platform.Command("update webhook", c.Tx, c.Observer, c.UpdateWebhook),
+			SetWebhookStatus:  platform.Command("set webhook status", c.Tx, c.Observer, c.SetWebhookStatus),
+			RotateSecret:      platform.Command("rotate webhook secret", c.Tx, c.Observer, c.RotateSecret),
+			ResendDelivery:    platform.Command("resend delivery", c.Tx, c.Observer, c.ResendDelivery),
+			RecoverDeliveries: platform.Command("recover deliveries", c.Tx, c.Observer, c.RecoverDeliveries),
+			SendTestEvent:     platform.Command("send test event", c.Tx, c.Observer, c.SendTestEvent),
 
 			FanOut:        command.NewFanOutHandler(c),
 			ClaimDue:      command.NewClaimDueHandler(c),
@@ -76,11 +77,11 @@ func New(d Deps) Application {
 			PruneLog:      command.NewPruneLogHandler(c),
 		},
 		Queries: Queries{
-			ListWebhooks:    platform.Query("list webhooks", c.Observer, query.NewListWebhooksHandler(c.Subs)),
-			ListDeliveries:  platform.Query("list deliveries", c.Observer, query.NewListDeliveriesHandler(c.Subs, d.Pages)),
-			DeliveryLogPage: platform.Query("delivery log page", c.Observer, query.NewDeliveryLogPageHandler(c.Subs, d.Log)),
-			DeliveryStats:   platform.Query("delivery stats", c.Observer, query.NewDeliveryStatsHandler(d.Log)),
-			GetDelivery:     platform.Query("get delivery", c.Observer, query.NewGetDeliveryHandler(c.Deliveries)),
+			ListWebhooks:    platform.Query("list webhooks", c.Observer, reads.ListWebhooks),
+			ListDeliveries:  platform.Query("list deliveries", c.Observer, reads.ListDeliveries),
+			DeliveryLogPage: platform.Query("delivery log page", c.Observer, reads.DeliveryLogPage),
+			DeliveryStats:   platform.Query("delivery stats", c.Observer, reads.DeliveryStats),
+			GetDelivery:     platform.Query("get delivery", c.Observer, reads.GetDelivery),
 		},
 	}
 }

@@ -27,7 +27,7 @@ type Queries struct {
 // New wires the use cases to their ports, decorated in the one handler shape.
 func New(tx platform.Transactor, repo workspaces.Repository, ids platform.IDs, clock platform.Clock, obs platform.Observer) Application {
 	return Application{
-		Commands: Commands{CreateWorkspace: platform.Command("create workspace", tx, obs, command.NewCreateWorkspaceHandler(repo, ids, clock))},
-		Queries:  Queries{GetWorkspace: platform.Query("get workspace", obs, query.NewGetWorkspaceHandler(repo))},
+		Commands: Commands{CreateWorkspace: platform.Command("create workspace", tx, obs, command.NewCreateWorkspaceHandler(repo, ids, clock).Handle)},
+		Queries:  Queries{GetWorkspace: platform.Query("get workspace", obs, query.NewGetWorkspaceHandler(repo).Handle)},
 	}
 }

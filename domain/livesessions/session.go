@@ -49,23 +49,20 @@ func Schedule(id, workspaceID, courseID, title string, now time.Time) (*Session,
 
 // Start takes a scheduled session live.
 func (s *Session) Start(now time.Time) error {
-	if s.Status != Scheduled {
-		return kernel.Invalid("status", "only a scheduled session can start; session %s is %s", s.ID, s.Status)
-	}
-	s.Status = Live
-	s.StartedAt = &now
-	s.UpdatedAt = now
-	return nil
+	return s.advance(Scheduled, Live, "start", &s.StartedAt, now)
 }
 
 // End closes a live session.
 func (s *Session) End(now time.Time) error {
-	if s.Status != Live {
-		return kernel.Invalid("status", "only a live session can end; session %s is %s", s.ID, s.Status)
+	return s.advance(Live, Ended, "end", &s.EndedAt, now)
+}
+
+// advance moves the session from one state to the next (never back), stamping when.
+func (s *Session) advance(from, to Status, verb string, stamp **time.Time, now time.Time) error {
+	if s.Status != from {
+		return kernel.Invalid("status", "only a %s session can %s; session %s is %s", from, verb, s.ID, s.Status)
 	}
-	s.Status = Ended
-	s.EndedAt = &now
-	s.UpdatedAt = now
+	s.Status, *stamp, s.UpdatedAt = to, &now, now
 	return nil
 }
 

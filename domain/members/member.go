@@ -76,34 +76,36 @@ type Membership struct {
 // ownerEmail, read through Workspaces) and the member rows (Rows). Directory is the
 // implementation; the adapters implement Rows.
 type Repository interface {
+	Invitations
 	// Memberships lists the workspaces email belongs to (as founder or member), by name.
 	Memberships(ctx context.Context, email string) ([]Membership, error)
 	// Membership returns NotFound unless email belongs to workspaceID.
 	Membership(ctx context.Context, workspaceID, email string) (Membership, error)
 	// List returns the founder first, then members by invitation time.
 	List(ctx context.Context, workspaceID string) ([]Member, error)
-	// Add returns kernel Invalid (field email) when the person already belongs.
+}
+
+// Invitations are the writes of member rows, the same through Repository and Rows: the
+// founder has no row, so Directory hands them to its Rows as they are.
+type Invitations interface {
+	// Add returns kernel Invalid (field email) when the person already has a row.
 	Add(ctx context.Context, m *Member) error
 	// Remove returns NotFound when email is no member row of workspaceID.
 	Remove(ctx context.Context, workspaceID, email string) error
-	// MarkJoined ends the pending state of email's invitation to workspaceID.
+	// MarkJoined ends the pending state of email's invitation to workspaceID (sets the
+	// row's joinedAt unless it is set).
 	MarkJoined(ctx context.Context, workspaceID, email string, at time.Time) error
 }
 
 // Rows stores the member rows of invitations; the founder has none that counts.
 type Rows interface {
+	Invitations
 	// OfPerson lists email's rows in every workspace.
 	OfPerson(ctx context.Context, email string) ([]Member, error)
 	// Get returns email's row in workspaceID, or NotFound.
 	Get(ctx context.Context, workspaceID, email string) (Member, error)
 	// OfWorkspace lists a workspace's rows by invitation time, then e-mail.
 	OfWorkspace(ctx context.Context, workspaceID string) ([]Member, error)
-	// Add returns kernel Invalid (field email) when the row exists.
-	Add(ctx context.Context, m *Member) error
-	// Remove returns NotFound when there is no such row.
-	Remove(ctx context.Context, workspaceID, email string) error
-	// MarkJoined sets the row's joinedAt unless it is set.
-	MarkJoined(ctx context.Context, workspaceID, email string, at time.Time) error
 }
 
 // Workspace is what members know of a workspace: its name and its founder.

@@ -22,6 +22,7 @@ import (
 	memlivesessions "github.com/creatorapi/creatorapi/adapters/memory/livesessions"
 	memorders "github.com/creatorapi/creatorapi/adapters/memory/orders"
 	memstudents "github.com/creatorapi/creatorapi/adapters/memory/students"
+	memwebhooks "github.com/creatorapi/creatorapi/adapters/memory/webhooks"
 	memworkspaces "github.com/creatorapi/creatorapi/adapters/memory/workspaces"
 	sqlcourses "github.com/creatorapi/creatorapi/adapters/sql/courses"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -34,11 +35,11 @@ type AdapterSet string
 
 // The adapter sets: the databases, as in production, or the in-memory twins where a
 // module has them (today workspaces, courses, enrollments, students, orders, live
-// sessions, certificates, keys, members, audit and analytics; other modules stay on the
-// database). No foreign key crosses modules (migration 00017), so any subset can be
-// swapped. The event pipeline's positions and ledger stay in the database: the analytics
-// twin is outside the consumer's transaction, so its figures are exact only while no
-// event fails or comes again (docs/architecture.md).
+// sessions, certificates, keys, members, audit, webhooks and analytics; other modules
+// stay on the database). No foreign key crosses modules (migration 00017), so any subset
+// can be swapped. The event pipeline's positions and ledger stay in the database: the
+// analytics twin is outside the consumer's transaction, so its figures are exact only
+// while no event fails or comes again (docs/architecture.md).
 const (
 	Databases AdapterSet = "databases"
 	Memory    AdapterSet = "memory"
@@ -58,7 +59,7 @@ func StartWith(t testing.TB, databaseURL string, o Options, extra ...fx.Option) 
 			MemoryLiveSessions(memlivesessions.New()), MemoryCertificates(memcertificates.New()), MemoryKeys(memkeys.New()),
 			MemoryStudents(memstudents.New()), MemoryOrders(memorders.New()),
 			MemoryMembers(memmembers.New()), MemoryAudit(memaudit.New(ids.NewULIDs(clock.System{}), clock.System{})),
-			MemoryWorkspaces(memworkspaces.New()), MemoryAnalytics(memanalytics.New()))
+			MemoryWorkspaces(memworkspaces.New()), MemoryWebhooks(memwebhooks.New()), MemoryAnalytics(memanalytics.New()))
 	}
 	return Start(t, databaseURL, append(opts, extra...)...)
 }

@@ -18,19 +18,11 @@ type IssueCertificate struct {
 	CourseID    string
 }
 
-// IssueCertificateHandler handles IssueCertificate.
-type IssueCertificateHandler struct{ deps Deps }
-
-// NewIssueCertificateHandler builds the handler.
-func NewIssueCertificateHandler(d Deps) IssueCertificateHandler {
-	return IssueCertificateHandler{deps: d}
-}
-
-// Handle is idempotent per (student, course): the first call issues and emits (created
+// IssueCertificate is idempotent per (student, course): the first call issues and emits (created
 // true); later calls return the same certificate and emit nothing. A unique constraint
 // settles concurrent first calls.
-func (h IssueCertificateHandler) Handle(ctx context.Context, cmd IssueCertificate) (out platform.Upsert[query.Certificate], err error) {
-	if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+func (d Deps) IssueCertificate(ctx context.Context, cmd IssueCertificate) (out platform.Upsert[query.Certificate], err error) {
+	if err := d.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
 		return out, err
 	}
 	if cmd.StudentID == "" {
@@ -39,14 +31,14 @@ func (h IssueCertificateHandler) Handle(ctx context.Context, cmd IssueCertificat
 	if cmd.CourseID == "" {
 		return out, kernel.Invalid("courseId", "courseId is required")
 	}
-	ok, err := h.deps.Students.Exists(ctx, cmd.WorkspaceID, cmd.StudentID)
+	ok, err := d.Students.Exists(ctx, cmd.WorkspaceID, cmd.StudentID)
 	if err != nil {
 		return out, err
 	}
 	if !ok {
 		return out, kernel.Invalid("studentId", "student %s does not exist in this workspace", cmd.StudentID)
 	}
-	existing, err := h.deps.Repo.Find(ctx, cmd.WorkspaceID, cmd.StudentID, cmd.CourseID)
+	existing, err := d.Repo.Find(ctx, cmd.WorkspaceID, cmd.StudentID, cmd.CourseID)
 	if err == nil {
 		out.Value = query.View(existing)
 		return out, nil
@@ -54,25 +46,25 @@ func (h IssueCertificateHandler) Handle(ctx context.Context, cmd IssueCertificat
 	if !kernel.IsNotFound(err) {
 		return out, err
 	}
-	completion, err := h.deps.Completions.Of(ctx, cmd.WorkspaceID, cmd.StudentID, cmd.CourseID)
+	completion, err := d.Completions.Of(ctx, cmd.WorkspaceID, cmd.StudentID, cmd.CourseID)
 	if err != nil {
 		return out, err
 	}
-	c, err := certificates.Issue(h.deps.IDs.New(certificates.IDPrefix), cmd.WorkspaceID, cmd.StudentID, cmd.CourseID, completion, h.deps.Clock.Now())
+	c, err := certificates.Issue(d.IDs.New(certificates.IDPrefix), cmd.WorkspaceID, cmd.StudentID, cmd.CourseID, completion, d.Clock.Now())
 	if err != nil {
 		return out, err
 	}
-	if out.Created, err = h.deps.Repo.Add(ctx, c); err != nil {
+	if out.Created, err = d.Repo.Add(ctx, c); err != nil {
 		return out, err
 	}
 	if !out.Created {
 		// A concurrent call issued it first: answer with that one.
-		if c, err = h.deps.Repo.Find(ctx, cmd.WorkspaceID, cmd.StudentID, cmd.CourseID); err != nil {
+		if c, err = d.Repo.Find(ctx, cmd.WorkspaceID, cmd.StudentID, cmd.CourseID); err != nil {
 			return out, err
 		}
 		out.Value = query.View(c)
 		return out, nil
 	}
 	out.Value = query.View(c)
-	return out, h.deps.Publisher.Publish(ctx, events.CertificateIssuedV1.New(cmd.WorkspaceID, out.Value))
+	return out, d.Publisher.Publish(ctx, events.CertificateIssuedV1.New(cmd.WorkspaceID, out.Value))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/creatorapi/creatorapi/application/courses/query"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/courses"
 )
 
@@ -16,26 +17,21 @@ type AddLesson struct {
 	DurationSeconds int
 }
 
-// AddLessonHandler handles AddLesson.
-type AddLessonHandler struct {
-	deps Deps
+// AddLesson returns the new lesson.
+func (d Deps) AddLesson(ctx context.Context, cmd AddLesson) (query.Lesson, error) {
+	var l courses.Lesson
+	_, err := platform.Change(ctx, byModule{d.Repo}, cmd.WorkspaceID, cmd.ModuleID, func(c *courses.Course) (err error) {
+		l, err = c.AddLesson(cmd.ModuleID, courses.LessonDraft{
+			ID: d.IDs.New(courses.LessonIDPrefix), Title: cmd.Title, Type: cmd.Type, DurationSeconds: cmd.DurationSeconds,
+		}, d.Clock.Now())
+		return err
+	})
+	return query.Lesson{ID: l.ID, Title: l.Title, Position: l.Position, Type: string(l.Type), DurationSeconds: l.DurationSeconds}, err
 }
 
-// NewAddLessonHandler builds the handler.
-func NewAddLessonHandler(d Deps) AddLessonHandler { return AddLessonHandler{deps: d} }
+// byModule finds the course that holds a module (NotFound outside the workspace).
+type byModule struct{ courses.Repository }
 
-// Handle returns the new lesson.
-func (h AddLessonHandler) Handle(ctx context.Context, cmd AddLesson) (out query.Lesson, err error) {
-	c, err := h.deps.Repo.GetByModule(ctx, cmd.WorkspaceID, cmd.ModuleID)
-	if err != nil {
-		return out, err
-	}
-	l, err := c.AddLesson(cmd.ModuleID, courses.LessonDraft{
-		ID: h.deps.IDs.New(courses.LessonIDPrefix), Title: cmd.Title, Type: cmd.Type, DurationSeconds: cmd.DurationSeconds,
-	}, h.deps.Clock.Now())
-	if err != nil {
-		return out, err
-	}
-	out = query.Lesson{ID: l.ID, Title: l.Title, Position: l.Position, Type: string(l.Type), DurationSeconds: l.DurationSeconds}
-	return out, h.deps.Repo.Update(ctx, c)
+func (r byModule) Get(ctx context.Context, workspaceID, moduleID string) (*courses.Course, error) {
+	return r.GetByModule(ctx, workspaceID, moduleID)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/creatorapi/creatorapi/application/courses/query"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/courses"
 )
 
@@ -14,24 +15,12 @@ type AddModule struct {
 	Title       string
 }
 
-// AddModuleHandler handles AddModule.
-type AddModuleHandler struct {
-	deps Deps
-}
-
-// NewAddModuleHandler builds the handler.
-func NewAddModuleHandler(d Deps) AddModuleHandler { return AddModuleHandler{deps: d} }
-
-// Handle returns the new module.
-func (h AddModuleHandler) Handle(ctx context.Context, cmd AddModule) (out query.Module, err error) {
-	c, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.CourseID)
-	if err != nil {
-		return out, err
-	}
-	m, err := c.AddModule(h.deps.IDs.New(courses.ModuleIDPrefix), cmd.Title, h.deps.Clock.Now())
-	if err != nil {
-		return out, err
-	}
-	out = query.Module{ID: m.ID, Title: m.Title, Position: m.Position, Lessons: []query.Lesson{}}
-	return out, h.deps.Repo.Update(ctx, c)
+// AddModule returns the new module.
+func (d Deps) AddModule(ctx context.Context, cmd AddModule) (query.Module, error) {
+	var m courses.Module
+	_, err := platform.Change(ctx, d.Repo, cmd.WorkspaceID, cmd.CourseID, func(c *courses.Course) (err error) {
+		m, err = c.AddModule(d.IDs.New(courses.ModuleIDPrefix), cmd.Title, d.Clock.Now())
+		return err
+	})
+	return query.Module{ID: m.ID, Title: m.Title, Position: m.Position, Lessons: []query.Lesson{}}, err
 }

@@ -19,39 +19,31 @@ type CreateCourse struct {
 	Description string
 }
 
-// CreateCourseHandler handles CreateCourse.
-type CreateCourseHandler struct {
-	deps Deps
-}
-
-// NewCreateCourseHandler builds the handler.
-func NewCreateCourseHandler(d Deps) CreateCourseHandler { return CreateCourseHandler{deps: d} }
-
-// Handle creates the draft; a given slug that is taken is refused, a derived one gets a suffix.
-func (h CreateCourseHandler) Handle(ctx context.Context, cmd CreateCourse) (out query.CourseDetail, err error) {
-	if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+// CreateCourse creates the draft; a given slug that is taken is refused, a derived one gets a suffix.
+func (d Deps) CreateCourse(ctx context.Context, cmd CreateCourse) (out query.CourseDetail, err error) {
+	if err := d.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
 		return out, err
 	}
-	slug, err := h.slug(ctx, cmd)
+	slug, err := d.slug(ctx, cmd)
 	if err != nil {
 		return out, err
 	}
-	c, err := courses.New(h.deps.IDs.New(courses.IDPrefix), cmd.WorkspaceID, cmd.Title, slug, cmd.Description, h.deps.Clock.Now())
+	c, err := courses.New(d.IDs.New(courses.IDPrefix), cmd.WorkspaceID, cmd.Title, slug, cmd.Description, d.Clock.Now())
 	if err != nil {
 		return out, err
 	}
-	if err := h.deps.Repo.Add(ctx, c); err != nil {
+	if err := d.Repo.Add(ctx, c); err != nil {
 		return out, err
 	}
 	return query.FromDomain(c), nil
 }
 
-func (h CreateCourseHandler) slug(ctx context.Context, cmd CreateCourse) (string, error) {
+func (d Deps) slug(ctx context.Context, cmd CreateCourse) (string, error) {
 	if given := strings.TrimSpace(cmd.Slug); given != "" {
 		if err := courses.ValidateSlug(given); err != nil {
 			return "", err
 		}
-		taken, err := h.deps.Repo.SlugTaken(ctx, cmd.WorkspaceID, given)
+		taken, err := d.Repo.SlugTaken(ctx, cmd.WorkspaceID, given)
 		if err != nil {
 			return "", err
 		}
@@ -66,7 +58,7 @@ func (h CreateCourseHandler) slug(ctx context.Context, cmd CreateCourse) (string
 		if n > 1 {
 			candidate = fmt.Sprintf("%s-%d", base, n)
 		}
-		taken, err := h.deps.Repo.SlugTaken(ctx, cmd.WorkspaceID, candidate)
+		taken, err := d.Repo.SlugTaken(ctx, cmd.WorkspaceID, candidate)
 		if err != nil {
 			return "", err
 		}

@@ -20,3 +20,9 @@ type Deps struct {
 func (d Deps) requireWorkspace(ctx context.Context, workspaceID string) error {
 	return platform.RequireWorkspace(ctx, d.Workspaces, workspaceID)
 }
+
+// courses takes courses through their life cycle (publish, archive), each step
+// announced by its event with the course and its curriculum.
+func (d Deps) courses() platform.Lifecycle[*courses.Course, query.CourseDetail] {
+	return platform.Lifecycle[*courses.Course, query.CourseDetail]{Kit: d.Kit, Store: d.Repo, View: query.FromDomain}
+}

@@ -34,18 +34,12 @@ type FindCourses struct {
 	IDs         []string
 }
 
-// FindCoursesHandler handles FindCourses.
-type FindCoursesHandler struct{ catalog Catalog }
-
-// NewFindCoursesHandler builds the handler.
-func NewFindCoursesHandler(c Catalog) FindCoursesHandler { return FindCoursesHandler{catalog: c} }
-
-// Handle returns the facts by course id; unknown ids are absent.
-func (h FindCoursesHandler) Handle(ctx context.Context, q FindCourses) (map[string]CourseFacts, error) {
+// FindCourses returns the facts by course id; unknown ids are absent.
+func (r Reads) FindCourses(ctx context.Context, q FindCourses) (map[string]CourseFacts, error) {
 	if len(q.IDs) == 0 {
 		return map[string]CourseFacts{}, nil
 	}
-	return h.catalog.Facts(ctx, q.WorkspaceID, q.IDs)
+	return r.Catalog.Facts(ctx, q.WorkspaceID, q.IDs)
 }
 
 // FindLessonCourse asks which course holds a lesson.
@@ -54,15 +48,7 @@ type FindLessonCourse struct {
 	LessonID    string
 }
 
-// FindLessonCourseHandler handles FindLessonCourse.
-type FindLessonCourseHandler struct{ catalog Catalog }
-
-// NewFindLessonCourseHandler builds the handler.
-func NewFindLessonCourseHandler(c Catalog) FindLessonCourseHandler {
-	return FindLessonCourseHandler{catalog: c}
-}
-
-// Handle returns the course id, or kernel NotFound outside the workspace.
-func (h FindLessonCourseHandler) Handle(ctx context.Context, q FindLessonCourse) (string, error) {
-	return h.catalog.LessonCourse(ctx, q.WorkspaceID, q.LessonID)
+// FindLessonCourse returns the course id, or kernel NotFound outside the workspace.
+func (r Reads) FindLessonCourse(ctx context.Context, q FindLessonCourse) (string, error) {
+	return r.Catalog.LessonCourse(ctx, q.WorkspaceID, q.LessonID)
 }

@@ -15,20 +15,10 @@ type GetCourse struct {
 	IncludeDrafts bool
 }
 
-// GetCourseHandler handles GetCourse.
-type GetCourseHandler struct {
-	rm ReadModel
-}
-
-// NewGetCourseHandler builds the handler.
-func NewGetCourseHandler(rm ReadModel) GetCourseHandler {
-	return GetCourseHandler{rm: rm}
-}
-
-// Handle returns NotFound for another workspace's course and, publicly, for a draft:
+// GetCourse returns NotFound for another workspace's course and, publicly, for a draft:
 // a draft must be indistinguishable from a course that does not exist.
-func (h GetCourseHandler) Handle(ctx context.Context, q GetCourse) (CourseDetail, error) {
-	c, err := h.rm.Get(ctx, q.WorkspaceID, q.CourseID)
+func (r Reads) GetCourse(ctx context.Context, q GetCourse) (CourseDetail, error) {
+	c, err := r.ReadModel.Get(ctx, q.WorkspaceID, q.CourseID)
 	if err != nil {
 		return CourseDetail{}, err
 	}

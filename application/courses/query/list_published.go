@@ -12,17 +12,7 @@ type ListPublishedCourses struct {
 	Page        platform.PageRequest
 }
 
-// ListPublishedCoursesHandler handles ListPublishedCourses.
-type ListPublishedCoursesHandler struct {
-	rm ReadModel
-}
-
-// NewListPublishedCoursesHandler builds the handler.
-func NewListPublishedCoursesHandler(rm ReadModel) ListPublishedCoursesHandler {
-	return ListPublishedCoursesHandler{rm: rm}
-}
-
-// Handle returns one page.
-func (h ListPublishedCoursesHandler) Handle(ctx context.Context, q ListPublishedCourses) (platform.Page[Course], error) {
-	return h.rm.ListPublished(ctx, q.WorkspaceID, q.Page)
+// ListPublishedCourses returns one page.
+func (r Reads) ListPublishedCourses(ctx context.Context, q ListPublishedCourses) (platform.Page[Course], error) {
+	return r.ReadModel.ListPublished(ctx, q.WorkspaceID, q.Page)
 }

@@ -18,35 +18,27 @@ type RecordProgress struct {
 	LessonID    string
 }
 
-// RecordProgressHandler handles RecordProgress.
-type RecordProgressHandler struct {
-	deps Deps
-}
-
-// NewRecordProgressHandler builds the handler.
-func NewRecordProgressHandler(d Deps) RecordProgressHandler { return RecordProgressHandler{deps: d} }
-
-// Handle is idempotent per lesson: recorded is false when the lesson was already
+// RecordProgress is idempotent per lesson: recorded is false when the lesson was already
 // completed (nothing changes). A new completion emits the internal lesson.completed;
 // completing the last lesson of the course completes an active enrollment and emits
 // the internal enrollment.completed. Neither is a webhook type.
-func (h RecordProgressHandler) Handle(ctx context.Context, cmd RecordProgress) (out platform.Upsert[query.LessonProgress], err error) {
+func (d Deps) RecordProgress(ctx context.Context, cmd RecordProgress) (out platform.Upsert[query.LessonProgress], err error) {
 	if cmd.LessonID == "" {
 		return out, kernel.Invalid("lessonId", "lessonId is required")
 	}
-	courseID, err := h.deps.Catalog.LessonCourse(ctx, cmd.WorkspaceID, cmd.LessonID)
+	courseID, err := d.Catalog.LessonCourse(ctx, cmd.WorkspaceID, cmd.LessonID)
 	if kernel.IsNotFound(err) {
 		return out, kernel.Invalid("lessonId", "lessonId: lesson %s not found in this workspace", cmd.LessonID)
 	}
 	if err != nil {
 		return out, err
 	}
-	if err := h.deps.requireStudent(ctx, cmd.WorkspaceID, cmd.StudentID); err != nil {
+	if err := d.requireStudent(ctx, cmd.WorkspaceID, cmd.StudentID); err != nil {
 		return out, err
 	}
 	// Locking the enrollment serializes concurrent completions of its lessons, so
 	// exactly one of them sees the last lesson done.
-	e, err := h.deps.Repo.GetByPair(ctx, cmd.WorkspaceID, cmd.StudentID, courseID)
+	e, err := d.Repo.GetByPair(ctx, cmd.WorkspaceID, cmd.StudentID, courseID)
 	if kernel.IsNotFound(err) {
 		return out, kernel.Invalid("studentId", "studentId: student %s is not enrolled in course %s of lesson %s", cmd.StudentID, courseID, cmd.LessonID)
 	}
@@ -56,34 +48,34 @@ func (h RecordProgressHandler) Handle(ctx context.Context, cmd RecordProgress) (
 	if err := e.CanProgress(); err != nil {
 		return out, err
 	}
-	course, err := h.deps.Catalog.Course(ctx, cmd.WorkspaceID, courseID)
+	course, err := d.Catalog.Course(ctx, cmd.WorkspaceID, courseID)
 	if err != nil {
 		return out, err
 	}
-	now := h.deps.Clock.Now()
+	now := d.Clock.Now()
 	completion := enrollments.LessonCompletion{
 		WorkspaceID: cmd.WorkspaceID, EnrollmentID: e.ID, StudentID: cmd.StudentID, CourseID: courseID,
 		LessonID: cmd.LessonID, CompletedAt: now,
 	}
-	if out.Created, err = h.deps.Progress.Add(ctx, completion); err != nil {
+	if out.Created, err = d.Progress.Add(ctx, completion); err != nil {
 		return out, err
 	}
 	if !out.Created {
-		if completion, err = h.deps.Progress.Get(ctx, cmd.WorkspaceID, e.ID, cmd.LessonID); err != nil {
+		if completion, err = d.Progress.Get(ctx, cmd.WorkspaceID, e.ID, cmd.LessonID); err != nil {
 			return out, err
 		}
 	}
-	done, err := h.deps.Progress.Count(ctx, cmd.WorkspaceID, e.ID)
+	done, err := d.Progress.Count(ctx, cmd.WorkspaceID, e.ID)
 	if err != nil {
 		return out, err
 	}
 	var evs []events.Event
 	if out.Created {
 		completedNow := e.RecordLesson(done, course.LessonCount, now)
-		if err := h.deps.Repo.Update(ctx, e); err != nil {
+		if err := d.Repo.Update(ctx, e); err != nil {
 			return out, err
 		}
-		if err := h.deps.Students.Touch(ctx, cmd.WorkspaceID, cmd.StudentID, now); err != nil {
+		if err := d.Students.Touch(ctx, cmd.WorkspaceID, cmd.StudentID, now); err != nil {
 			return out, err
 		}
 		if completedNow {
@@ -98,5 +90,5 @@ func (h RecordProgressHandler) Handle(ctx context.Context, cmd RecordProgress) (
 	if out.Created {
 		evs = append([]events.Event{events.LessonCompletedV1.New(cmd.WorkspaceID, out.Value)}, evs...)
 	}
-	return out, h.deps.Publisher.Publish(ctx, evs...)
+	return out, d.Publisher.Publish(ctx, evs...)
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/enrollments/query"
 	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/enrollments"
 )
 
 // RevokeEnrollment ends a student's entitlement to a course.
@@ -13,34 +15,22 @@ type RevokeEnrollment struct {
 	EnrollmentID string
 }
 
-// RevokeEnrollmentHandler handles RevokeEnrollment.
-type RevokeEnrollmentHandler struct {
-	deps Deps
-}
-
-// NewRevokeEnrollmentHandler builds the handler.
-func NewRevokeEnrollmentHandler(d Deps) RevokeEnrollmentHandler {
-	return RevokeEnrollmentHandler{deps: d}
-}
-
-// Handle revokes and emits enrollment.revoked; revoking a revoked enrollment returns it
+// RevokeEnrollment revokes and emits enrollment.revoked; revoking a revoked enrollment returns it
 // unchanged without an event. NotFound outside the workspace.
-func (h RevokeEnrollmentHandler) Handle(ctx context.Context, cmd RevokeEnrollment) (out query.Enrollment, err error) {
-	e, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.EnrollmentID)
+func (d Deps) RevokeEnrollment(ctx context.Context, cmd RevokeEnrollment) (query.Enrollment, error) {
+	now := d.Clock.Now()
+	e, revoked, err := platform.ChangeIf(ctx, d.Repo, cmd.WorkspaceID, cmd.EnrollmentID, func(e *enrollments.Enrollment) (bool, error) {
+		return e.Revoke(now), nil
+	})
 	if err != nil {
-		return out, err
+		return query.Enrollment{}, err
 	}
-	now := h.deps.Clock.Now()
-	out = query.FromDomain(e)
-	if !e.Revoke(now) {
+	out := query.FromDomain(e)
+	if !revoked {
 		return out, nil
 	}
-	if err := h.deps.Repo.Update(ctx, e); err != nil {
+	if err := d.Students.Touch(ctx, cmd.WorkspaceID, e.StudentID, now); err != nil {
 		return out, err
 	}
-	if err := h.deps.Students.Touch(ctx, cmd.WorkspaceID, e.StudentID, now); err != nil {
-		return out, err
-	}
-	out = query.FromDomain(e)
-	return out, h.deps.Publisher.Publish(ctx, events.EnrollmentRevokedV1.New(cmd.WorkspaceID, out))
+	return out, d.Publisher.Publish(ctx, events.EnrollmentRevokedV1.New(cmd.WorkspaceID, out))
 }

@@ -10,15 +10,7 @@ type GetEnrollment struct {
 	EnrollmentID string
 }
 
-// GetEnrollmentHandler handles GetEnrollment.
-type GetEnrollmentHandler struct {
-	rm ReadModel
-}
-
-// NewGetEnrollmentHandler builds the handler.
-func NewGetEnrollmentHandler(rm ReadModel) GetEnrollmentHandler { return GetEnrollmentHandler{rm: rm} }
-
-// Handle returns NotFound outside the workspace.
-func (h GetEnrollmentHandler) Handle(ctx context.Context, q GetEnrollment) (Enrollment, error) {
-	return h.rm.Find(ctx, q.WorkspaceID, q.EnrollmentID)
+// GetEnrollment returns NotFound outside the workspace.
+func (r Reads) GetEnrollment(ctx context.Context, q GetEnrollment) (Enrollment, error) {
+	return r.ReadModel.Find(ctx, q.WorkspaceID, q.EnrollmentID)
 }

@@ -39,20 +39,12 @@ type FindStudentEnrollments struct {
 	StudentIDs  []string
 }
 
-// FindStudentEnrollmentsHandler handles FindStudentEnrollments.
-type FindStudentEnrollmentsHandler struct{ published Published }
-
-// NewFindStudentEnrollmentsHandler builds the handler.
-func NewFindStudentEnrollmentsHandler(p Published) FindStudentEnrollmentsHandler {
-	return FindStudentEnrollmentsHandler{published: p}
-}
-
-// Handle returns the enrollments by student id; students without any are absent.
-func (h FindStudentEnrollmentsHandler) Handle(ctx context.Context, q FindStudentEnrollments) (map[string][]Facts, error) {
+// FindStudentEnrollments returns the enrollments by student id; students without any are absent.
+func (r Reads) FindStudentEnrollments(ctx context.Context, q FindStudentEnrollments) (map[string][]Facts, error) {
 	if len(q.StudentIDs) == 0 {
 		return map[string][]Facts{}, nil
 	}
-	return h.published.OfStudents(ctx, q.WorkspaceID, q.StudentIDs)
+	return r.Published.OfStudents(ctx, q.WorkspaceID, q.StudentIDs)
 }
 
 // FindEnrollmentOfPair asks for a student's enrollment in a course.
@@ -60,15 +52,7 @@ type FindEnrollmentOfPair struct {
 	WorkspaceID, StudentID, CourseID string
 }
 
-// FindEnrollmentOfPairHandler handles FindEnrollmentOfPair.
-type FindEnrollmentOfPairHandler struct{ published Published }
-
-// NewFindEnrollmentOfPairHandler builds the handler.
-func NewFindEnrollmentOfPairHandler(p Published) FindEnrollmentOfPairHandler {
-	return FindEnrollmentOfPairHandler{published: p}
-}
-
-// Handle returns the enrollment, or kernel NotFound.
-func (h FindEnrollmentOfPairHandler) Handle(ctx context.Context, q FindEnrollmentOfPair) (Facts, error) {
-	return h.published.OfPair(ctx, q.WorkspaceID, q.StudentID, q.CourseID)
+// FindEnrollmentOfPair returns the enrollment, or kernel NotFound.
+func (r Reads) FindEnrollmentOfPair(ctx context.Context, q FindEnrollmentOfPair) (Facts, error) {
+	return r.Published.OfPair(ctx, q.WorkspaceID, q.StudentID, q.CourseID)
 }

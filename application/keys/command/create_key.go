@@ -26,30 +26,24 @@ type CreatedKey struct {
 	Secret string `json:"secret"`
 }
 
-// CreateKeyHandler handles CreateKey.
-type CreateKeyHandler struct{ deps Deps }
-
-// NewCreateKeyHandler builds the handler.
-func NewCreateKeyHandler(d Deps) CreateKeyHandler { return CreateKeyHandler{deps: d} }
-
-// Handle generates the secret, stores only its hash and returns the secret once.
-func (h CreateKeyHandler) Handle(ctx context.Context, cmd CreateKey) (CreatedKey, error) {
+// CreateKey generates the secret, stores only its hash and returns the secret once.
+func (d Deps) CreateKey(ctx context.Context, cmd CreateKey) (CreatedKey, error) {
 	token, err := keys.GenerateToken(rand.Reader)
 	if err != nil {
 		return CreatedKey{}, err
 	}
-	k, err := keys.New(h.deps.IDs.New(keys.IDPrefix), cmd.WorkspaceID, cmd.Name, cmd.Scopes,
-		keys.Quota{PerMinute: cmd.PerMinute, PerDay: cmd.PerDay}, token, h.deps.Clock.Now())
+	k, err := keys.New(d.IDs.New(keys.IDPrefix), cmd.WorkspaceID, cmd.Name, cmd.Scopes,
+		keys.Quota{PerMinute: cmd.PerMinute, PerDay: cmd.PerDay}, token, d.Clock.Now())
 	if err != nil {
 		return CreatedKey{}, err
 	}
-	if err := platform.RequireWorkspace(ctx, h.deps.Workspaces, cmd.WorkspaceID); err != nil {
+	if err := platform.RequireWorkspace(ctx, d.Workspaces, cmd.WorkspaceID); err != nil {
 		return CreatedKey{}, err
 	}
-	if err := h.deps.Repo.Add(ctx, k); err != nil {
+	if err := d.Repo.Add(ctx, k); err != nil {
 		return CreatedKey{}, err
 	}
-	if err := h.deps.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: k.WorkspaceID, Action: "key.created", Target: k.ID,
+	if err := d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: k.WorkspaceID, Action: "key.created", Target: k.ID,
 		Detail: fmt.Sprintf("%q with scopes %s", k.Name, strings.Join(keys.ScopeNames(k.Scopes), ", "))}); err != nil {
 		return CreatedKey{}, err
 	}

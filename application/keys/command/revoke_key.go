@@ -14,33 +14,27 @@ type RevokeKey struct {
 	KeyID       string
 }
 
-// RevokeKeyHandler handles RevokeKey.
-type RevokeKeyHandler struct{ deps Deps }
-
-// NewRevokeKeyHandler builds the handler.
-func NewRevokeKeyHandler(d Deps) RevokeKeyHandler { return RevokeKeyHandler{deps: d} }
-
-// Handle is idempotent: revoking a revoked key returns it unchanged. Of racing
+// RevokeKey is idempotent: revoking a revoked key returns it unchanged. Of racing
 // revocations one stores its time and is audited; the others answer the stored key.
-func (h RevokeKeyHandler) Handle(ctx context.Context, cmd RevokeKey) (query.Key, error) {
-	k, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.KeyID)
+func (d Deps) RevokeKey(ctx context.Context, cmd RevokeKey) (query.Key, error) {
+	k, err := d.Repo.Get(ctx, cmd.WorkspaceID, cmd.KeyID)
 	if err != nil {
 		return query.Key{}, err
 	}
 	if !k.Active() {
 		return query.View(k), nil // already revoked: nothing changes, nothing to audit
 	}
-	k.Revoke(h.deps.Clock.Now())
-	revoked, err := h.deps.Repo.SaveRevocation(ctx, k)
+	k.Revoke(d.Clock.Now())
+	revoked, err := d.Repo.SaveRevocation(ctx, k)
 	if err != nil {
 		return query.Key{}, err
 	}
 	if !revoked { // a concurrent call revoked it first: answer its time
-		if k, err = h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.KeyID); err != nil {
+		if k, err = d.Repo.Get(ctx, cmd.WorkspaceID, cmd.KeyID); err != nil {
 			return query.Key{}, err
 		}
 		return query.View(k), nil
 	}
-	return query.View(k), h.deps.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: k.WorkspaceID, Action: "key.revoked",
+	return query.View(k), d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: k.WorkspaceID, Action: "key.revoked",
 		Target: k.ID, Detail: fmt.Sprintf("%q", k.Name)})
 }

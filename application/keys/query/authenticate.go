@@ -3,7 +3,6 @@ package query
 import (
 	"context"
 
-	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/keys"
 )
@@ -26,27 +25,15 @@ func (p Principal) Allows(scope keys.Scope) bool {
 	return false
 }
 
-// AuthenticateHandler turns a bearer token into a Principal.
-type AuthenticateHandler struct {
-	repo  keys.Repository
-	usage UsageRecorder
-	clock platform.Clock
-}
-
-// NewAuthenticateHandler builds the handler.
-func NewAuthenticateHandler(repo keys.Repository, usage UsageRecorder, clock platform.Clock) AuthenticateHandler {
-	return AuthenticateHandler{repo: repo, usage: usage, clock: clock}
-}
-
-// Handle checks the token's shape and checksum first (no storage touched for a typo or a
+// Authenticate checks the token's shape and checksum first (no storage touched for a typo or a
 // forgery), then finds the key by its lookup part and compares hashes in constant time.
 // Revocation is read from storage on every call, so it takes effect on the next request.
-func (h AuthenticateHandler) Handle(ctx context.Context, bearer string) (Principal, error) {
+func (r Reads) Authenticate(ctx context.Context, bearer string) (Principal, error) {
 	token, err := keys.ParseToken(bearer)
 	if err != nil {
 		return Principal{}, err
 	}
-	k, err := h.repo.FindByLookup(ctx, token.Lookup())
+	k, err := r.Repo.FindByLookup(ctx, token.Lookup())
 	if kernel.IsNotFound(err) {
 		return Principal{}, kernel.Unauthenticated("invalid API key")
 	}
@@ -59,7 +46,7 @@ func (h AuthenticateHandler) Handle(ctx context.Context, bearer string) (Princip
 	if !k.Active() {
 		return Principal{}, kernel.Unauthenticated("API key revoked")
 	}
-	h.usage.RecordUse(k.ID, h.clock.Now())
+	r.Usage.RecordUse(k.ID, r.Clock.Now())
 	return Principal{
 		KeyID: k.ID, WorkspaceID: k.WorkspaceID, Scopes: k.Scopes,
 		Quota: keys.Quota{PerMinute: k.PerMinute, PerDay: k.PerDay},

@@ -22,31 +22,19 @@ type KeyPage struct {
 	Page        platform.PageRequest
 }
 
-// KeyPageHandler serves the dashboard's key list.
-type KeyPageHandler struct {
-	pages KeyPages
-	views Views
-}
-
-// NewKeyPageHandler builds the handler.
-func NewKeyPageHandler(pages KeyPages, views Views) KeyPageHandler {
-	return KeyPageHandler{pages: pages, views: views}
-}
-
-// Handle returns one keyset page, newest first, with last use and rotation advice.
-func (h KeyPageHandler) Handle(ctx context.Context, q KeyPage) (platform.Page[Key], error) {
-	list, err := h.pages.Page(ctx, q.WorkspaceID, q.Page.After, q.Page.Limit+1)
+// KeyPage returns one keyset page, newest first, with last use and rotation advice.
+func (r Reads) KeyPage(ctx context.Context, q KeyPage) (platform.Page[Key], error) {
+	list, err := r.Pages.Page(ctx, q.WorkspaceID, q.Page.After, q.Page.Fetch())
 	if err != nil {
 		return platform.Page[Key]{}, err
 	}
-	var out platform.Page[Key]
-	if len(list) > q.Page.Limit {
-		list = list[:q.Page.Limit]
-		last := list[len(list)-1]
-		out.HasMore, out.Next = true, &platform.Position{CreatedAt: last.CreatedAt, ID: last.ID}
-	}
-	out.Items = h.views.All(list)
-	return out, nil
+	return platform.MapPage(platform.CutPage(list, q.Page, keyPosition), func(ks []*keys.Key) ([]Key, error) {
+		return r.Views.All(ks), nil
+	})
+}
+
+func keyPosition(k *keys.Key) platform.Position {
+	return platform.Position{CreatedAt: k.CreatedAt, ID: k.ID}
 }
 
 // GetKey asks for one key of a workspace.
@@ -55,24 +43,13 @@ type GetKey struct {
 	KeyID       string
 }
 
-// GetKeyHandler handles GetKey.
-type GetKeyHandler struct {
-	repo  keys.Repository
-	views Views
-}
-
-// NewGetKeyHandler builds the handler.
-func NewGetKeyHandler(repo keys.Repository, views Views) GetKeyHandler {
-	return GetKeyHandler{repo: repo, views: views}
-}
-
-// Handle returns the key, or NotFound outside the workspace.
-func (h GetKeyHandler) Handle(ctx context.Context, q GetKey) (Key, error) {
-	k, err := h.repo.Get(ctx, q.WorkspaceID, q.KeyID)
+// GetKey returns the key, or NotFound outside the workspace.
+func (r Reads) GetKey(ctx context.Context, q GetKey) (Key, error) {
+	k, err := r.Repo.Get(ctx, q.WorkspaceID, q.KeyID)
 	if err != nil {
 		return Key{}, err
 	}
-	return h.views.Of(k), nil
+	return r.Views.Of(k), nil
 }
 
 // KeyCounts are a workspace's active keys and how many of them are due for rotation.
@@ -81,19 +58,8 @@ type KeyCounts struct {
 	RotationDue int
 }
 
-// KeyCountsHandler counts a workspace's keys (the dashboard's overview).
-type KeyCountsHandler struct {
-	pages KeyPages
-	clock platform.Clock
-}
-
-// NewKeyCountsHandler builds the handler.
-func NewKeyCountsHandler(pages KeyPages, clock platform.Clock) KeyCountsHandler {
-	return KeyCountsHandler{pages: pages, clock: clock}
-}
-
-// Handle counts the keys of the workspace.
-func (h KeyCountsHandler) Handle(ctx context.Context, workspaceID string) (KeyCounts, error) {
-	active, due, err := h.pages.Count(ctx, workspaceID, h.clock.Now().Add(-keys.RotationAge))
+// KeyCounts counts the keys of the workspace.
+func (r Reads) KeyCounts(ctx context.Context, workspaceID string) (KeyCounts, error) {
+	active, due, err := r.Pages.Count(ctx, workspaceID, r.Clock.Now().Add(-keys.RotationAge))
 	return KeyCounts{Active: active, RotationDue: due}, err
 }

@@ -42,15 +42,7 @@ type RequestsPerDay struct {
 	From, To    time.Time
 }
 
-// RequestsPerDayHandler handles RequestsPerDay.
-type RequestsPerDayHandler struct{ counts RequestCounts }
-
-// NewRequestsPerDayHandler builds the handler.
-func NewRequestsPerDayHandler(counts RequestCounts) RequestsPerDayHandler {
-	return RequestsPerDayHandler{counts: counts}
-}
-
-// Handle lists the counts by key, then day.
-func (h RequestsPerDayHandler) Handle(ctx context.Context, q RequestsPerDay) ([]RequestDay, error) {
-	return h.counts.Daily(ctx, q.WorkspaceID, DayKey(q.From), DayKey(q.To))
+// RequestsPerDay lists the counts by key, then day.
+func (r Reads) RequestsPerDay(ctx context.Context, q RequestsPerDay) ([]RequestDay, error) {
+	return r.Requests.Daily(ctx, q.WorkspaceID, DayKey(q.From), DayKey(q.To))
 }

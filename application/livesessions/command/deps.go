@@ -4,6 +4,7 @@ package command
 import (
 	"context"
 
+	"github.com/creatorapi/creatorapi/application/livesessions/query"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/livesessions"
 )
@@ -24,4 +25,10 @@ type Deps struct {
 
 func (d Deps) requireWorkspace(ctx context.Context, workspaceID string) error {
 	return platform.RequireWorkspace(ctx, d.Workspaces, workspaceID)
+}
+
+// sessions takes sessions through their life cycle, each step announced by its event
+// with the session as the API shows it.
+func (d Deps) sessions() platform.Lifecycle[*livesessions.Session, query.LiveSession] {
+	return platform.Lifecycle[*livesessions.Session, query.LiveSession]{Kit: d.Kit, Store: d.Sessions, View: query.SessionView}
 }

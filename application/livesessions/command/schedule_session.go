@@ -15,29 +15,23 @@ type ScheduleSession struct {
 	Title       string
 }
 
-// ScheduleSessionHandler handles ScheduleSession.
-type ScheduleSessionHandler struct{ deps Deps }
-
-// NewScheduleSessionHandler builds the handler.
-func NewScheduleSessionHandler(d Deps) ScheduleSessionHandler { return ScheduleSessionHandler{deps: d} }
-
-// Handle returns the scheduled session; a course outside the workspace is 422 courseId.
-func (h ScheduleSessionHandler) Handle(ctx context.Context, cmd ScheduleSession) (out query.LiveSession, err error) {
-	if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+// ScheduleSession returns the scheduled session; a course outside the workspace is 422 courseId.
+func (d Deps) ScheduleSession(ctx context.Context, cmd ScheduleSession) (out query.LiveSession, err error) {
+	if err := d.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
 		return out, err
 	}
-	s, err := livesessions.Schedule(h.deps.IDs.New(livesessions.IDPrefix), cmd.WorkspaceID, cmd.CourseID, cmd.Title, h.deps.Clock.Now())
+	s, err := livesessions.Schedule(d.IDs.New(livesessions.IDPrefix), cmd.WorkspaceID, cmd.CourseID, cmd.Title, d.Clock.Now())
 	if err != nil {
 		return out, err
 	}
-	ok, err := h.deps.Courses.Exists(ctx, cmd.WorkspaceID, cmd.CourseID)
+	ok, err := d.Courses.Exists(ctx, cmd.WorkspaceID, cmd.CourseID)
 	if err != nil {
 		return out, err
 	}
 	if !ok {
 		return out, kernel.Invalid("courseId", "course %s does not exist in this workspace", cmd.CourseID)
 	}
-	if err := h.deps.Sessions.Add(ctx, s); err != nil {
+	if err := d.Sessions.Add(ctx, s); err != nil {
 		return out, err
 	}
 	out = query.SessionView(s)

@@ -25,59 +25,53 @@ type OrderItem struct {
 	Amount   int64
 }
 
-// PlaceOrderHandler handles PlaceOrder.
-type PlaceOrderHandler struct{ deps Deps }
-
-// NewPlaceOrderHandler builds the handler.
-func NewPlaceOrderHandler(d Deps) PlaceOrderHandler { return PlaceOrderHandler{deps: d} }
-
-// Handle validates the order against the workspace, draws its receipt number, grants an
+// PlaceOrder validates the order against the workspace, draws its receipt number, grants an
 // enrollment per course and publishes the events, all in one transaction: a failure
 // anywhere leaves no order, no enrollment, no receipt number used and no event.
-func (h PlaceOrderHandler) Handle(ctx context.Context, cmd PlaceOrder) (out query.Order, err error) {
-	if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+func (d Deps) PlaceOrder(ctx context.Context, cmd PlaceOrder) (out query.Order, err error) {
+	if err := d.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
 		return out, err
 	}
 	if err := orders.ValidateCurrency(cmd.Currency); err != nil {
 		return out, err
 	}
-	items, err := h.items(ctx, cmd)
+	items, err := d.items(ctx, cmd)
 	if err != nil {
 		return out, err
 	}
-	ok, err := h.deps.Students.Exists(ctx, cmd.WorkspaceID, cmd.StudentID)
+	ok, err := d.Students.Exists(ctx, cmd.WorkspaceID, cmd.StudentID)
 	if err != nil {
 		return out, err
 	}
 	if !ok {
 		return out, kernel.Invalid("studentId", "student %s does not exist in this workspace", cmd.StudentID)
 	}
-	n, err := h.deps.Repo.NextReceipt(ctx, cmd.WorkspaceID)
+	n, err := d.Repo.NextReceipt(ctx, cmd.WorkspaceID)
 	if err != nil {
 		return out, err
 	}
-	now := h.deps.Clock.Now()
-	o, err := orders.NewPaid(h.deps.IDs.New(orders.IDPrefix), cmd.WorkspaceID, cmd.StudentID, cmd.Currency, items, orders.ReceiptNumber(n), now)
+	now := d.Clock.Now()
+	o, err := orders.NewPaid(d.IDs.New(orders.IDPrefix), cmd.WorkspaceID, cmd.StudentID, cmd.Currency, items, orders.ReceiptNumber(n), now)
 	if err != nil {
 		return out, err
 	}
 	for _, it := range o.Items {
-		enrollmentID, err := h.deps.Entitlements.Grant(ctx, cmd.WorkspaceID, cmd.StudentID, it.CourseID)
+		enrollmentID, err := d.Entitlements.Grant(ctx, cmd.WorkspaceID, cmd.StudentID, it.CourseID)
 		if err != nil {
 			return out, fmt.Errorf("grant %s: %w", it.CourseID, err)
 		}
 		o.Grant(it.CourseID, enrollmentID, now)
 	}
-	if err := h.deps.Repo.Add(ctx, o); err != nil {
+	if err := d.Repo.Add(ctx, o); err != nil {
 		return out, err
 	}
 	out = query.FromDomain(o)
-	return out, h.deps.Publisher.Publish(ctx, events.OrderPaidV1.New(cmd.WorkspaceID, out))
+	return out, d.Publisher.Publish(ctx, events.OrderPaidV1.New(cmd.WorkspaceID, out))
 }
 
 // items checks the item list and resolves every course to a published course of the
 // workspace, keeping its title as it is now.
-func (h PlaceOrderHandler) items(ctx context.Context, cmd PlaceOrder) ([]orders.Item, error) {
+func (d Deps) items(ctx context.Context, cmd PlaceOrder) ([]orders.Item, error) {
 	items := make([]orders.Item, len(cmd.Items))
 	ids := make([]string, len(cmd.Items))
 	for i, it := range cmd.Items {
@@ -87,7 +81,7 @@ func (h PlaceOrderHandler) items(ctx context.Context, cmd PlaceOrder) ([]orders.
 	if err := orders.ValidateItems(items); err != nil {
 		return nil, err
 	}
-	titles, err := h.deps.Courses.PublishedTitles(ctx, cmd.WorkspaceID, ids)
+	titles, err := d.Courses.PublishedTitles(ctx, cmd.WorkspaceID, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/orders"
 )
 
 // RecordEnrollmentRevoked reacts to enrollment.revoked: the entitlements that granted the
@@ -14,31 +17,19 @@ type RecordEnrollmentRevoked struct {
 	RevokedAt    time.Time
 }
 
-// RecordEnrollmentRevokedHandler handles RecordEnrollmentRevoked.
-type RecordEnrollmentRevokedHandler struct{ deps Deps }
-
-// NewRecordEnrollmentRevokedHandler builds the handler.
-func NewRecordEnrollmentRevokedHandler(d Deps) RecordEnrollmentRevokedHandler {
-	return RecordEnrollmentRevokedHandler{deps: d}
-}
-
-// Handle is idempotent: an entitlement already revoked (by the order's own full refund,
+// RecordEnrollmentRevoked is idempotent: an entitlement already revoked (by the order's own full refund,
 // or an earlier delivery of the event) is left as it is. It emits nothing: no public
 // event type describes an entitlement.
-func (h RecordEnrollmentRevokedHandler) Handle(ctx context.Context, cmd RecordEnrollmentRevoked) (struct{}, error) {
-	ids, err := h.deps.Repo.WithEnrollment(ctx, cmd.WorkspaceID, cmd.EnrollmentID)
+func (d Deps) RecordEnrollmentRevoked(ctx context.Context, cmd RecordEnrollmentRevoked) (struct{}, error) {
+	ids, err := d.Repo.WithEnrollment(ctx, cmd.WorkspaceID, cmd.EnrollmentID)
 	if err != nil {
 		return struct{}{}, err
 	}
 	for _, id := range ids {
-		o, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, id)
+		_, _, err := platform.ChangeIf(ctx, d.Repo, cmd.WorkspaceID, id, func(o *orders.Order) (bool, error) {
+			return o.RevokeEntitlement(cmd.EnrollmentID, cmd.RevokedAt), nil
+		})
 		if err != nil {
-			return struct{}{}, err
-		}
-		if !o.RevokeEntitlement(cmd.EnrollmentID, cmd.RevokedAt) {
-			continue
-		}
-		if err := h.deps.Repo.Update(ctx, o); err != nil {
 			return struct{}{}, fmt.Errorf("record revocation on order %s: %w", id, err)
 		}
 	}

@@ -8,17 +8,9 @@ type GetOrder struct {
 	OrderID     string
 }
 
-// GetOrderHandler handles GetOrder.
-type GetOrderHandler struct {
-	rm ReadModel
-}
-
-// NewGetOrderHandler builds the handler.
-func NewGetOrderHandler(rm ReadModel) GetOrderHandler { return GetOrderHandler{rm: rm} }
-
-// Handle returns NotFound for another workspace's order.
-func (h GetOrderHandler) Handle(ctx context.Context, q GetOrder) (Order, error) {
-	o, err := h.rm.Get(ctx, q.WorkspaceID, q.OrderID)
+// GetOrder returns NotFound for another workspace's order.
+func (r Reads) GetOrder(ctx context.Context, q GetOrder) (Order, error) {
+	o, err := r.ReadModel.Get(ctx, q.WorkspaceID, q.OrderID)
 	if err != nil {
 		return Order{}, err
 	}

@@ -15,34 +15,29 @@ type ListOrders struct {
 	Page        platform.PageRequest
 }
 
-// ListOrdersHandler handles ListOrders.
-type ListOrdersHandler struct {
-	rm ReadModel
-}
-
-// NewListOrdersHandler builds the handler.
-func NewListOrdersHandler(rm ReadModel) ListOrdersHandler { return ListOrdersHandler{rm: rm} }
-
-// Handle validates the filters and returns one page.
-func (h ListOrdersHandler) Handle(ctx context.Context, q ListOrders) (platform.Page[Order], error) {
-	if q.Filters.Status != "" {
-		if _, err := orders.ParseStatus("status", q.Filters.Status); err != nil {
-			return platform.Page[Order]{}, err
-		}
-	}
-	f := q.Filters
-	if f.CreatedSince != nil && f.CreatedBefore != nil && !f.CreatedSince.Before(*f.CreatedBefore) {
-		return platform.Page[Order]{}, kernel.Invalid("createdBefore", "createdBefore must be later than createdSince")
-	}
-	page, err := h.rm.List(ctx, q.WorkspaceID, q.Filters, q.Page)
-	if err != nil {
+// ListOrders validates the filters and returns one page.
+func (r Reads) ListOrders(ctx context.Context, q ListOrders) (platform.Page[Order], error) {
+	if err := q.Filters.check(); err != nil {
 		return platform.Page[Order]{}, err
 	}
-	return platform.MapPage(page, func(list []*orders.Order) ([]Order, error) {
+	return platform.ListPage(ctx, r.ReadModel.List, q.WorkspaceID, q.Filters, q.Page, func(list []*orders.Order) ([]Order, error) {
 		out := make([]Order, len(list))
 		for i, o := range list {
 			out[i] = FromDomain(o)
 		}
 		return out, nil
 	})
+}
+
+// check refuses an unknown status and an empty time window.
+func (f Filters) check() error {
+	if f.Status != "" {
+		if _, err := orders.ParseStatus("status", f.Status); err != nil {
+			return err
+		}
+	}
+	if f.CreatedSince != nil && f.CreatedBefore != nil && !f.CreatedSince.Before(*f.CreatedBefore) {
+		return kernel.Invalid("createdBefore", "createdBefore must be later than createdSince")
+	}
+	return nil
 }

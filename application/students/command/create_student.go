@@ -20,39 +20,31 @@ type CreateStudent struct {
 	Metadata    map[string]string
 }
 
-// CreateStudentHandler handles CreateStudent.
-type CreateStudentHandler struct {
-	deps Deps
-}
-
-// NewCreateStudentHandler builds the handler.
-func NewCreateStudentHandler(d Deps) CreateStudentHandler { return CreateStudentHandler{deps: d} }
-
-// Handle returns the new student, Created (emitting student.created), or the existing
+// CreateStudent returns the new student, Created (emitting student.created), or the existing
 // student with the same address, unchanged (no event).
-func (h CreateStudentHandler) Handle(ctx context.Context, cmd CreateStudent) (out platform.Upsert[query.Student], err error) {
-	if err := h.deps.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+func (d Deps) CreateStudent(ctx context.Context, cmd CreateStudent) (out platform.Upsert[query.Student], err error) {
+	if err := d.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
 		return out, err
 	}
-	s, err := students.New(h.deps.IDs.New(students.IDPrefix), cmd.WorkspaceID, students.Profile{
+	s, err := students.New(d.IDs.New(students.IDPrefix), cmd.WorkspaceID, students.Profile{
 		Email: cmd.Email, FirstName: cmd.FirstName, LastName: cmd.LastName, ExternalID: cmd.ExternalID, Metadata: cmd.Metadata,
-	}, h.deps.Clock.Now())
+	}, d.Clock.Now())
 	if err != nil {
 		return out, err
 	}
 	// Insert first and let the unique index decide: a lookup before the insert
 	// would let two concurrent requests both create the address.
-	if out.Created, err = h.deps.Repo.Add(ctx, s); err != nil {
+	if out.Created, err = d.Repo.Add(ctx, s); err != nil {
 		return out, err
 	}
 	if !out.Created {
-		existing, err := h.deps.ReadModel.GetByEmail(ctx, cmd.WorkspaceID, s.Email)
+		existing, err := d.ReadModel.GetByEmail(ctx, cmd.WorkspaceID, s.Email)
 		if err != nil {
 			return out, err
 		}
-		out.Value, err = h.deps.History.ShowOne(ctx, cmd.WorkspaceID, existing)
+		out.Value, err = d.History.ShowOne(ctx, cmd.WorkspaceID, existing)
 		return out, err
 	}
 	out.Value = query.FromDomain(s, nil) // a new student has no enrollments yet
-	return out, h.deps.Publisher.Publish(ctx, events.StudentCreatedV1.New(cmd.WorkspaceID, out.Value))
+	return out, d.Publisher.Publish(ctx, events.StudentCreatedV1.New(cmd.WorkspaceID, out.Value))
 }

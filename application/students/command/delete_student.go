@@ -4,7 +4,9 @@ import (
 	"context"
 
 	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/students/query"
+	"github.com/creatorapi/creatorapi/domain/students"
 )
 
 // DeleteStudent removes a student from the workspace's lists and lookups.
@@ -13,31 +15,19 @@ type DeleteStudent struct {
 	StudentID   string
 }
 
-// DeleteStudentHandler handles DeleteStudent.
-type DeleteStudentHandler struct {
-	deps Deps
-}
-
-// NewDeleteStudentHandler builds the handler.
-func NewDeleteStudentHandler(d Deps) DeleteStudentHandler { return DeleteStudentHandler{deps: d} }
-
-// Handle deletes the student and emits student.deleted with the student as it was last
+// DeleteStudent deletes the student and emits student.deleted with the student as it was last
 // shown. The row stays (soft delete) so that orders and enrollments keep their history;
 // the address becomes free for a new student.
-func (h DeleteStudentHandler) Handle(ctx context.Context, cmd DeleteStudent) (out query.Student, err error) {
-	s, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.StudentID)
+func (d Deps) DeleteStudent(ctx context.Context, cmd DeleteStudent) (out query.Student, err error) {
+	_, err = platform.Change(ctx, d.Repo, cmd.WorkspaceID, cmd.StudentID, func(s *students.Student) error {
+		// The student as last shown: before the deletion.
+		if out, err = d.History.ShowOne(ctx, cmd.WorkspaceID, s); err != nil {
+			return err
+		}
+		return s.Delete(d.Clock.Now())
+	})
 	if err != nil {
 		return out, err
 	}
-	// The student as last shown: before the deletion.
-	if out, err = h.deps.History.ShowOne(ctx, cmd.WorkspaceID, s); err != nil {
-		return out, err
-	}
-	if err := s.Delete(h.deps.Clock.Now()); err != nil {
-		return out, err
-	}
-	if err := h.deps.Repo.Update(ctx, s); err != nil {
-		return out, err
-	}
-	return out, h.deps.Publisher.Publish(ctx, events.StudentDeletedV1.New(cmd.WorkspaceID, out))
+	return out, d.Publisher.Publish(ctx, events.StudentDeletedV1.New(cmd.WorkspaceID, out))
 }

@@ -14,13 +14,7 @@ type TouchStudent struct {
 	At          time.Time
 }
 
-// TouchStudentHandler handles TouchStudent.
-type TouchStudentHandler struct{ deps Deps }
-
-// NewTouchStudentHandler builds the handler.
-func NewTouchStudentHandler(d Deps) TouchStudentHandler { return TouchStudentHandler{deps: d} }
-
-// Handle never moves updatedAt back and leaves a missing student alone.
-func (h TouchStudentHandler) Handle(ctx context.Context, cmd TouchStudent) (struct{}, error) {
-	return struct{}{}, h.deps.Repo.Touch(ctx, cmd.WorkspaceID, cmd.StudentID, cmd.At)
+// TouchStudent never moves updatedAt back and leaves a missing student alone.
+func (d Deps) TouchStudent(ctx context.Context, cmd TouchStudent) (struct{}, error) {
+	return struct{}{}, d.Repo.Touch(ctx, cmd.WorkspaceID, cmd.StudentID, cmd.At)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/students/query"
 	"github.com/creatorapi/creatorapi/domain/students"
 )
@@ -18,36 +19,18 @@ type UpdateStudent struct {
 	Metadata    *map[string]string
 }
 
-// UpdateStudentHandler handles UpdateStudent.
-type UpdateStudentHandler struct {
-	deps Deps
-}
-
-// NewUpdateStudentHandler builds the handler.
-func NewUpdateStudentHandler(d Deps) UpdateStudentHandler { return UpdateStudentHandler{deps: d} }
-
-// Handle saves the change and emits student.updated; an edit that changes nothing
+// UpdateStudent saves the change and emits student.updated; an edit that changes nothing
 // emits nothing and leaves updatedAt alone.
-func (h UpdateStudentHandler) Handle(ctx context.Context, cmd UpdateStudent) (out query.Student, err error) {
-	s, err := h.deps.Repo.Get(ctx, cmd.WorkspaceID, cmd.StudentID)
+func (d Deps) UpdateStudent(ctx context.Context, cmd UpdateStudent) (out query.Student, err error) {
+	patch := students.Patch{Email: cmd.Email, FirstName: cmd.FirstName, LastName: cmd.LastName, Metadata: cmd.Metadata}
+	s, changed, err := platform.ChangeIf(ctx, d.Repo, cmd.WorkspaceID, cmd.StudentID, func(s *students.Student) (bool, error) {
+		return s.Apply(patch, d.Clock.Now())
+	})
 	if err != nil {
 		return out, err
 	}
-	changed, err := s.Apply(students.Patch{Email: cmd.Email, FirstName: cmd.FirstName, LastName: cmd.LastName, Metadata: cmd.Metadata},
-		h.deps.Clock.Now())
-	if err != nil {
+	if out, err = d.History.ShowOne(ctx, cmd.WorkspaceID, s); err != nil || !changed {
 		return out, err
 	}
-	if changed {
-		if err := h.deps.Repo.Update(ctx, s); err != nil {
-			return out, err
-		}
-	}
-	if out, err = h.deps.History.ShowOne(ctx, cmd.WorkspaceID, s); err != nil {
-		return out, err
-	}
-	if !changed {
-		return out, nil
-	}
-	return out, h.deps.Publisher.Publish(ctx, events.StudentUpdatedV1.New(cmd.WorkspaceID, out))
+	return out, d.Publisher.Publish(ctx, events.StudentUpdatedV1.New(cmd.WorkspaceID, out))
 }

@@ -10,22 +10,11 @@ type GetStudent struct {
 	StudentID   string
 }
 
-// GetStudentHandler handles GetStudent.
-type GetStudentHandler struct {
-	rm      ReadModel
-	history History
-}
-
-// NewGetStudentHandler builds the handler.
-func NewGetStudentHandler(rm ReadModel, h History) GetStudentHandler {
-	return GetStudentHandler{rm: rm, history: h}
-}
-
-// Handle returns NotFound for a deleted student or one of another workspace.
-func (h GetStudentHandler) Handle(ctx context.Context, q GetStudent) (Student, error) {
-	s, err := h.rm.Get(ctx, q.WorkspaceID, q.StudentID)
+// GetStudent returns NotFound for a deleted student or one of another workspace.
+func (r Reads) GetStudent(ctx context.Context, q GetStudent) (Student, error) {
+	s, err := r.ReadModel.Get(ctx, q.WorkspaceID, q.StudentID)
 	if err != nil {
 		return Student{}, err
 	}
-	return h.history.ShowOne(ctx, q.WorkspaceID, s)
+	return r.History.ShowOne(ctx, q.WorkspaceID, s)
 }

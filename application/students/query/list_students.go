@@ -15,19 +15,8 @@ type ListStudents struct {
 	Page        platform.PageRequest
 }
 
-// ListStudentsHandler handles ListStudents.
-type ListStudentsHandler struct {
-	rm      ReadModel
-	history History
-}
-
-// NewListStudentsHandler builds the handler.
-func NewListStudentsHandler(rm ReadModel, h History) ListStudentsHandler {
-	return ListStudentsHandler{rm: rm, history: h}
-}
-
-// Handle returns one page.
-func (h ListStudentsHandler) Handle(ctx context.Context, q ListStudents) (platform.Page[Student], error) {
+// ListStudents returns one page.
+func (r Reads) ListStudents(ctx context.Context, q ListStudents) (platform.Page[Student], error) {
 	if q.Filter.Email != "" {
 		// A malformed address can match nothing: say so instead of answering an empty list.
 		if _, err := kernel.NormalizeEmail("email", q.Filter.Email); err != nil {
@@ -35,11 +24,7 @@ func (h ListStudentsHandler) Handle(ctx context.Context, q ListStudents) (platfo
 		}
 		q.Filter.Email = students.EmailKey(q.Filter.Email)
 	}
-	page, err := h.rm.List(ctx, q.WorkspaceID, q.Filter, q.Page)
-	if err != nil {
-		return platform.Page[Student]{}, err
-	}
-	return platform.MapPage(page, func(ss []*students.Student) ([]Student, error) {
-		return h.history.Show(ctx, q.WorkspaceID, ss)
+	return platform.ListPage(ctx, r.ReadModel.List, q.WorkspaceID, q.Filter, q.Page, func(ss []*students.Student) ([]Student, error) {
+		return r.History.Show(ctx, q.WorkspaceID, ss)
 	})
 }

@@ -23,18 +23,10 @@ type StudentExists struct {
 	StudentID   string
 }
 
-// StudentExistsHandler handles StudentExists.
-type StudentExistsHandler struct{ published Published }
-
-// NewStudentExistsHandler builds the handler.
-func NewStudentExistsHandler(p Published) StudentExistsHandler {
-	return StudentExistsHandler{published: p}
-}
-
-// Handle answers false for a deleted student, one of another workspace, or an empty id.
-func (h StudentExistsHandler) Handle(ctx context.Context, q StudentExists) (bool, error) {
+// StudentExists answers false for a deleted student, one of another workspace, or an empty id.
+func (r Reads) StudentExists(ctx context.Context, q StudentExists) (bool, error) {
 	if q.StudentID == "" {
 		return false, nil
 	}
-	return h.published.Exists(ctx, q.WorkspaceID, q.StudentID)
+	return r.Published.Exists(ctx, q.WorkspaceID, q.StudentID)
 }

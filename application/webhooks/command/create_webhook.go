@@ -24,14 +24,8 @@ type WebhookWithSecret struct {
 	SigningSecret string `json:"signingSecret"`
 }
 
-// CreateWebhookHandler handles CreateWebhook.
-type CreateWebhookHandler struct{ d Deps }
-
-// NewCreateWebhookHandler builds the handler.
-func NewCreateWebhookHandler(d Deps) CreateWebhookHandler { return CreateWebhookHandler{d: d} }
-
-// Handle draws a 256-bit secret, stores it sealed and returns it once.
-func (h CreateWebhookHandler) Handle(ctx context.Context, cmd CreateWebhook) (WebhookWithSecret, error) {
+// CreateWebhook draws a 256-bit secret, stores it sealed and returns it once.
+func (d Deps) CreateWebhook(ctx context.Context, cmd CreateWebhook) (WebhookWithSecret, error) {
 	types, err := webhooks.ParseEventTypes(cmd.Events, PublicTypeNames())
 	if err != nil {
 		return WebhookWithSecret{}, err
@@ -40,19 +34,19 @@ func (h CreateWebhookHandler) Handle(ctx context.Context, cmd CreateWebhook) (We
 	if err != nil {
 		return WebhookWithSecret{}, err
 	}
-	s, err := webhooks.NewSubscription(h.d.IDs.New(webhooks.IDPrefix), cmd.WorkspaceID, cmd.URL, types, secret,
-		h.d.Settings.AllowHTTP, h.d.Clock.Now())
+	s, err := webhooks.NewSubscription(d.IDs.New(webhooks.IDPrefix), cmd.WorkspaceID, cmd.URL, types, secret,
+		d.Settings.AllowHTTP, d.Clock.Now())
 	if err != nil {
 		return WebhookWithSecret{}, err
 	}
-	if err := h.d.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
+	if err := d.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
 		return WebhookWithSecret{}, err
 	}
-	if err := h.d.Subs.Add(ctx, s); err != nil {
+	if err := d.Subs.Add(ctx, s); err != nil {
 		return WebhookWithSecret{}, err
 	}
 	return WebhookWithSecret{Webhook: query.View(s), SigningSecret: secret.String()},
-		h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: s.WorkspaceID, Action: "webhook.created", Target: s.ID,
+		d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: s.WorkspaceID, Action: "webhook.created", Target: s.ID,
 			Detail: fmt.Sprintf("%s for %d event types", cmd.URL, len(types))})
 }
 

@@ -17,36 +17,30 @@ type ResendDelivery struct {
 	DeliveryID  string
 }
 
-// ResendDeliveryHandler handles ResendDelivery.
-type ResendDeliveryHandler struct{ d Deps }
-
-// NewResendDeliveryHandler builds the handler.
-func NewResendDeliveryHandler(d Deps) ResendDeliveryHandler { return ResendDeliveryHandler{d: d} }
-
-// Handle makes the delivery due now with a fresh retry schedule.
-func (h ResendDeliveryHandler) Handle(ctx context.Context, cmd ResendDelivery) (query.Delivery, error) {
-	d, err := h.d.Deliveries.Get(ctx, cmd.WorkspaceID, cmd.DeliveryID)
+// ResendDelivery makes the delivery due now with a fresh retry schedule.
+func (d Deps) ResendDelivery(ctx context.Context, cmd ResendDelivery) (query.Delivery, error) {
+	dl, err := d.Deliveries.Get(ctx, cmd.WorkspaceID, cmd.DeliveryID)
 	if err != nil {
 		return query.Delivery{}, err
 	}
-	s, err := h.d.Subs.Get(ctx, cmd.WorkspaceID, d.SubscriptionID)
+	s, err := d.Subs.Get(ctx, cmd.WorkspaceID, dl.SubscriptionID)
 	if err != nil {
 		return query.Delivery{}, err
 	}
 	if s.Status != webhooks.Enabled {
-		return query.Delivery{}, webhooks.ErrNotResendable(d.ID)
+		return query.Delivery{}, webhooks.ErrNotResendable(dl.ID)
 	}
-	d.Resend(h.d.Clock.Now())
-	if err := h.d.Deliveries.Save(ctx, d); err != nil {
+	dl.Resend(d.Clock.Now())
+	if err := d.Deliveries.Save(ctx, dl); err != nil {
 		return query.Delivery{}, err
 	}
-	logs, err := h.d.Deliveries.Attempts(ctx, cmd.WorkspaceID, []string{d.ID})
+	logs, err := d.Deliveries.Attempts(ctx, cmd.WorkspaceID, []string{dl.ID})
 	if err != nil {
 		return query.Delivery{}, err
 	}
-	h.d.Waker.Wake(ctx) // after the commit (Waker)
-	return query.DeliveryView(d, logs[d.ID]), h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID,
-		Action: "webhook.delivery_resent", Target: d.ID, Detail: d.EventType + " " + d.EventID + " to " + d.SubscriptionID})
+	d.Waker.Wake(ctx) // after the commit (Waker)
+	return query.DeliveryView(dl, logs[dl.ID]), d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID,
+		Action: "webhook.delivery_resent", Target: dl.ID, Detail: dl.EventType + " " + dl.EventID + " to " + dl.SubscriptionID})
 }
 
 // RecoverDeliveries resends every failed delivery of an endpoint created in [Since, Until).
@@ -62,17 +56,9 @@ type Recovered struct {
 	Recovered int `json:"recovered"`
 }
 
-// RecoverDeliveriesHandler handles RecoverDeliveries.
-type RecoverDeliveriesHandler struct{ d Deps }
-
-// NewRecoverDeliveriesHandler builds the handler.
-func NewRecoverDeliveriesHandler(d Deps) RecoverDeliveriesHandler {
-	return RecoverDeliveriesHandler{d: d}
-}
-
-// Handle refuses a disabled endpoint: enable it first, then recover.
-func (h RecoverDeliveriesHandler) Handle(ctx context.Context, cmd RecoverDeliveries) (Recovered, error) {
-	now := h.d.Clock.Now()
+// RecoverDeliveries refuses a disabled endpoint: enable it first, then recover.
+func (d Deps) RecoverDeliveries(ctx context.Context, cmd RecoverDeliveries) (Recovered, error) {
+	now := d.Clock.Now()
 	until := now.Add(time.Microsecond)
 	if cmd.Until != nil {
 		until = *cmd.Until
@@ -80,21 +66,21 @@ func (h RecoverDeliveriesHandler) Handle(ctx context.Context, cmd RecoverDeliver
 	if !cmd.Since.Before(until) {
 		return Recovered{}, kernel.Invalid("since", "since must be before until")
 	}
-	s, err := h.d.Subs.Get(ctx, cmd.WorkspaceID, cmd.WebhookID)
+	s, err := d.Subs.Get(ctx, cmd.WorkspaceID, cmd.WebhookID)
 	if err != nil {
 		return Recovered{}, err
 	}
 	if s.Status != webhooks.Enabled {
 		return Recovered{}, kernel.Invalid("id", "webhook %s is disabled: enable it first", s.ID)
 	}
-	n, err := h.d.Deliveries.ResendFailed(ctx, cmd.WorkspaceID, cmd.WebhookID, cmd.Since, until, now)
+	n, err := d.Deliveries.ResendFailed(ctx, cmd.WorkspaceID, cmd.WebhookID, cmd.Since, until, now)
 	if err != nil {
 		return Recovered{}, err
 	}
 	if n > 0 {
-		h.d.Waker.Wake(ctx) // after the commit (Waker)
+		d.Waker.Wake(ctx) // after the commit (Waker)
 	}
-	return Recovered{Recovered: n}, h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID,
+	return Recovered{Recovered: n}, d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID,
 		Action: "webhook.deliveries_recovered", Target: cmd.WebhookID,
 		Detail: fmt.Sprintf("%d failed deliveries created since %s", n, cmd.Since.UTC().Format(time.RFC3339))})
 }

@@ -15,27 +15,21 @@ type RotateSecret struct {
 	WebhookID   string
 }
 
-// RotateSecretHandler handles RotateSecret.
-type RotateSecretHandler struct{ d Deps }
-
-// NewRotateSecretHandler builds the handler.
-func NewRotateSecretHandler(d Deps) RotateSecretHandler { return RotateSecretHandler{d: d} }
-
-// Handle returns the new secret once; requests carry both signatures for 24 hours.
-func (h RotateSecretHandler) Handle(ctx context.Context, cmd RotateSecret) (WebhookWithSecret, error) {
+// RotateSecret returns the new secret once; requests carry both signatures for 24 hours.
+func (d Deps) RotateSecret(ctx context.Context, cmd RotateSecret) (WebhookWithSecret, error) {
 	next, err := webhooks.GenerateSecret(rand.Reader)
 	if err != nil {
 		return WebhookWithSecret{}, err
 	}
-	s, err := h.d.Subs.GetForUpdate(ctx, cmd.WorkspaceID, cmd.WebhookID)
+	s, err := d.Subs.GetForUpdate(ctx, cmd.WorkspaceID, cmd.WebhookID)
 	if err != nil {
 		return WebhookWithSecret{}, err
 	}
-	s.Rotate(next, h.d.Clock.Now())
-	if err := h.d.Subs.Save(ctx, s); err != nil {
+	s.Rotate(next, d.Clock.Now())
+	if err := d.Subs.Save(ctx, s); err != nil {
 		return WebhookWithSecret{}, err
 	}
 	return WebhookWithSecret{Webhook: query.View(s), SigningSecret: next.String()},
-		h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.secret_rotated",
+		d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.secret_rotated",
 			Target: cmd.WebhookID, Detail: "the old secret keeps signing for 24 hours"})
 }

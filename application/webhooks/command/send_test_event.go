@@ -24,39 +24,33 @@ type TestSent struct {
 	EventID    string
 }
 
-// SendTestEventHandler handles SendTestEvent.
-type SendTestEventHandler struct{ d Deps }
-
-// NewSendTestEventHandler builds the handler.
-func NewSendTestEventHandler(d Deps) SendTestEventHandler { return SendTestEventHandler{d: d} }
-
-// Handle writes one delivery for this endpoint only (no event is published, so no other
+// SendTestEvent writes one delivery for this endpoint only (no event is published, so no other
 // endpoint and no projection sees it); the dispatcher signs and sends it like any other.
 // Its event id starts with webhooks.TestEventPrefix, which makes the sender add
 // X-SVC-Test: true. The endpoint need not subscribe to the type.
-func (h SendTestEventHandler) Handle(ctx context.Context, cmd SendTestEvent) (TestSent, error) {
+func (d Deps) SendTestEvent(ctx context.Context, cmd SendTestEvent) (TestSent, error) {
 	entry, ok := catalog.Find(cmd.Type)
 	if !ok {
 		return TestSent{}, kernel.Invalid("type", "type: choose one of the %d event types", len(catalog.Entries))
 	}
-	s, err := h.d.Subs.Get(ctx, cmd.WorkspaceID, cmd.WebhookID)
+	s, err := d.Subs.Get(ctx, cmd.WorkspaceID, cmd.WebhookID)
 	if err != nil {
 		return TestSent{}, err
 	}
 	if s.Status != webhooks.Enabled {
 		return TestSent{}, kernel.Invalid("id", "webhook %s is disabled: enable it first", s.ID)
 	}
-	now := h.d.Clock.Now()
-	eventID := webhooks.TestEventPrefix + strings.TrimPrefix(h.d.IDs.New("evt"), "evt_")
+	now := d.Clock.Now()
+	eventID := webhooks.TestEventPrefix + strings.TrimPrefix(d.IDs.New("evt"), "evt_")
 	payload, err := json.Marshal(entry.Envelope(eventID, cmd.WorkspaceID, now))
 	if err != nil {
 		return TestSent{}, err
 	}
-	d := webhooks.NewDelivery(h.d.IDs.New(webhooks.DeliveryIDPrefix), s, eventID, entry.Type, payload, now)
-	if _, err := h.d.Deliveries.AddIfAbsent(ctx, d); err != nil {
+	dl := webhooks.NewDelivery(d.IDs.New(webhooks.DeliveryIDPrefix), s, eventID, entry.Type, payload, now)
+	if _, err := d.Deliveries.AddIfAbsent(ctx, dl); err != nil {
 		return TestSent{}, err
 	}
-	h.d.Waker.Wake(ctx) // after the commit (Waker)
-	return TestSent{DeliveryID: d.ID, EventID: eventID}, h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID,
+	d.Waker.Wake(ctx) // after the commit (Waker)
+	return TestSent{DeliveryID: dl.ID, EventID: eventID}, d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID,
 		Action: "webhook.test_sent", Target: s.ID, Detail: entry.Type + " as " + eventID})
 }

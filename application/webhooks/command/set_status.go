@@ -15,32 +15,26 @@ type SetWebhookStatus struct {
 	Enabled     bool
 }
 
-// SetWebhookStatusHandler handles SetWebhookStatus.
-type SetWebhookStatusHandler struct{ d Deps }
-
-// NewSetWebhookStatusHandler builds the handler.
-func NewSetWebhookStatusHandler(d Deps) SetWebhookStatusHandler { return SetWebhookStatusHandler{d: d} }
-
-// Handle is idempotent. Enabling resumes pending deliveries and restarts the failing
+// SetWebhookStatus is idempotent. Enabling resumes pending deliveries and restarts the failing
 // streak; deliveries that failed meanwhile are recovered separately (RecoverDeliveries).
-func (h SetWebhookStatusHandler) Handle(ctx context.Context, cmd SetWebhookStatus) (query.Webhook, error) {
-	s, err := h.d.Subs.GetForUpdate(ctx, cmd.WorkspaceID, cmd.WebhookID)
+func (d Deps) SetWebhookStatus(ctx context.Context, cmd SetWebhookStatus) (query.Webhook, error) {
+	s, err := d.Subs.GetForUpdate(ctx, cmd.WorkspaceID, cmd.WebhookID)
 	if err != nil {
 		return query.Webhook{}, err
 	}
-	now, action := h.d.Clock.Now(), "webhook.disabled"
+	now, action := d.Clock.Now(), "webhook.disabled"
 	if cmd.Enabled {
 		s.Enable(now)
 		action = "webhook.enabled"
 	} else {
 		s.Disable(webhooks.ByOperator, now)
 	}
-	if err := h.d.Subs.Save(ctx, s); err != nil {
+	if err := d.Subs.Save(ctx, s); err != nil {
 		return query.Webhook{}, err
 	}
 	if cmd.Enabled {
-		h.d.Waker.Wake(ctx) // after the commit (Waker)
+		d.Waker.Wake(ctx) // after the commit (Waker)
 	}
-	return query.View(s), h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: action,
+	return query.View(s), d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: action,
 		Target: cmd.WebhookID, Detail: s.URL})
 }

@@ -17,29 +17,23 @@ type UpdateWebhook struct {
 	Events      []string
 }
 
-// UpdateWebhookHandler handles UpdateWebhook.
-type UpdateWebhookHandler struct{ d Deps }
-
-// NewUpdateWebhookHandler builds the handler.
-func NewUpdateWebhookHandler(d Deps) UpdateWebhookHandler { return UpdateWebhookHandler{d: d} }
-
-// Handle applies the creation rules (https, SSRF at connect time, known types). Deliveries
+// UpdateWebhook applies the creation rules (https, SSRF at connect time, known types). Deliveries
 // already queued keep going to the endpoint at its new URL.
-func (h UpdateWebhookHandler) Handle(ctx context.Context, cmd UpdateWebhook) (query.Webhook, error) {
+func (d Deps) UpdateWebhook(ctx context.Context, cmd UpdateWebhook) (query.Webhook, error) {
 	types, err := webhooks.ParseEventTypes(cmd.Events, PublicTypeNames())
 	if err != nil {
 		return query.Webhook{}, err
 	}
-	s, err := h.d.Subs.GetForUpdate(ctx, cmd.WorkspaceID, cmd.WebhookID)
+	s, err := d.Subs.GetForUpdate(ctx, cmd.WorkspaceID, cmd.WebhookID)
 	if err != nil {
 		return query.Webhook{}, err
 	}
-	if err := s.Change(cmd.URL, types, h.d.Settings.AllowHTTP, h.d.Clock.Now()); err != nil {
+	if err := s.Change(cmd.URL, types, d.Settings.AllowHTTP, d.Clock.Now()); err != nil {
 		return query.Webhook{}, err
 	}
-	if err := h.d.Subs.Save(ctx, s); err != nil {
+	if err := d.Subs.Save(ctx, s); err != nil {
 		return query.Webhook{}, err
 	}
-	return query.View(s), h.d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.updated",
+	return query.View(s), d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.updated",
 		Target: cmd.WebhookID, Detail: s.URL + " for " + strings.Join(types, ", ")})
 }

@@ -59,20 +59,9 @@ type DeliveryLogPage struct {
 	Page   platform.PageRequest
 }
 
-// DeliveryLogPageHandler handles DeliveryLogPage.
-type DeliveryLogPageHandler struct {
-	subs webhooks.Repository
-	log  DeliveryLog
-}
-
-// NewDeliveryLogPageHandler builds the handler.
-func NewDeliveryLogPageHandler(subs webhooks.Repository, log DeliveryLog) DeliveryLogPageHandler {
-	return DeliveryLogPageHandler{subs: subs, log: log}
-}
-
-// Handle returns one page of the endpoint's log (without attempt lines: a delivery's own
+// DeliveryLogPage returns one page of the endpoint's log (without attempt lines: a delivery's own
 // page shows them).
-func (h DeliveryLogPageHandler) Handle(ctx context.Context, q DeliveryLogPage) (platform.Page[*webhooks.Delivery], error) {
+func (r Reads) DeliveryLogPage(ctx context.Context, q DeliveryLogPage) (platform.Page[*webhooks.Delivery], error) {
 	f := q.Filter
 	switch f.Status {
 	case "", LogSucceeded, LogFailing, LogFailed, LogPending:
@@ -80,10 +69,10 @@ func (h DeliveryLogPageHandler) Handle(ctx context.Context, q DeliveryLogPage) (
 		return platform.Page[*webhooks.Delivery]{}, kernel.Invalid("status", "status must be succeeded, failing, failed or pending")
 	}
 	f.Search = strings.TrimSpace(f.Search)
-	if _, err := h.subs.Get(ctx, f.WorkspaceID, f.WebhookID); err != nil {
+	if _, err := r.Subs.Get(ctx, f.WorkspaceID, f.WebhookID); err != nil {
 		return platform.Page[*webhooks.Delivery]{}, err
 	}
-	return h.log.Search(ctx, f, q.Page)
+	return r.Log.Search(ctx, f, q.Page)
 }
 
 // DeliveryStats asks for the workspace's deliveries per endpoint created since Since.
@@ -92,17 +81,9 @@ type DeliveryStats struct {
 	Since       time.Time
 }
 
-// DeliveryStatsHandler handles DeliveryStats.
-type DeliveryStatsHandler struct{ log DeliveryLog }
-
-// NewDeliveryStatsHandler builds the handler.
-func NewDeliveryStatsHandler(log DeliveryLog) DeliveryStatsHandler {
-	return DeliveryStatsHandler{log: log}
-}
-
-// Handle counts the workspace's deliveries per endpoint.
-func (h DeliveryStatsHandler) Handle(ctx context.Context, q DeliveryStats) (map[string]EndpointStats, error) {
-	return h.log.Stats(ctx, q.WorkspaceID, q.Since)
+// DeliveryStats counts the workspace's deliveries per endpoint.
+func (r Reads) DeliveryStats(ctx context.Context, q DeliveryStats) (map[string]EndpointStats, error) {
+	return r.Log.Stats(ctx, q.WorkspaceID, q.Since)
 }
 
 // DeliveryDetail is one delivery with the exact payload and its attempts.
@@ -118,25 +99,17 @@ type GetDelivery struct {
 	DeliveryID  string
 }
 
-// GetDeliveryHandler handles GetDelivery.
-type GetDeliveryHandler struct{ deliveries webhooks.Deliveries }
-
-// NewGetDeliveryHandler builds the handler.
-func NewGetDeliveryHandler(deliveries webhooks.Deliveries) GetDeliveryHandler {
-	return GetDeliveryHandler{deliveries: deliveries}
-}
-
-// Handle returns the endpoint's delivery with its attempt log, or NotFound (also when it
+// GetDelivery returns the endpoint's delivery with its attempt log, or NotFound (also when it
 // belongs to another endpoint or workspace).
-func (h GetDeliveryHandler) Handle(ctx context.Context, q GetDelivery) (DeliveryDetail, error) {
-	d, err := h.deliveries.Get(ctx, q.WorkspaceID, q.DeliveryID)
+func (r Reads) GetDelivery(ctx context.Context, q GetDelivery) (DeliveryDetail, error) {
+	d, err := r.Deliveries.Get(ctx, q.WorkspaceID, q.DeliveryID)
 	if err != nil {
 		return DeliveryDetail{}, err
 	}
 	if d.SubscriptionID != q.WebhookID {
 		return DeliveryDetail{}, kernel.NotFound("delivery %s not found", q.DeliveryID)
 	}
-	logs, err := h.deliveries.Attempts(ctx, q.WorkspaceID, []string{d.ID})
+	logs, err := r.Deliveries.Attempts(ctx, q.WorkspaceID, []string{d.ID})
 	if err != nil {
 		return DeliveryDetail{}, err
 	}

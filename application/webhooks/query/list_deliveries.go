@@ -22,28 +22,17 @@ type ListDeliveries struct {
 	Page        platform.PageRequest
 }
 
-// ListDeliveriesHandler handles ListDeliveries.
-type ListDeliveriesHandler struct {
-	subs  webhooks.Repository
-	pages DeliveryPages
-}
-
-// NewListDeliveriesHandler builds the handler.
-func NewListDeliveriesHandler(subs webhooks.Repository, pages DeliveryPages) ListDeliveriesHandler {
-	return ListDeliveriesHandler{subs: subs, pages: pages}
-}
-
-// Handle returns the page with each delivery's attempt log (kept 30 days).
-func (h ListDeliveriesHandler) Handle(ctx context.Context, q ListDeliveries) (platform.Page[Delivery], error) {
+// ListDeliveries returns the page with each delivery's attempt log (kept 30 days).
+func (r Reads) ListDeliveries(ctx context.Context, q ListDeliveries) (platform.Page[Delivery], error) {
 	switch webhooks.DeliveryStatus(q.Status) {
 	case "", webhooks.Pending, webhooks.DeliverySucceeded, webhooks.DeliveryFailed:
 	default:
 		return platform.Page[Delivery]{}, kernel.Invalid("status", "status must be pending, succeeded or failed")
 	}
-	if _, err := h.subs.Get(ctx, q.WorkspaceID, q.WebhookID); err != nil {
+	if _, err := r.Subs.Get(ctx, q.WorkspaceID, q.WebhookID); err != nil {
 		return platform.Page[Delivery]{}, err
 	}
-	page, err := h.pages.Page(ctx, q.WorkspaceID, q.WebhookID, q.Status, q.Page)
+	page, err := r.Pages.Page(ctx, q.WorkspaceID, q.WebhookID, q.Status, q.Page)
 	if err != nil {
 		return platform.Page[Delivery]{}, err
 	}
@@ -51,7 +40,7 @@ func (h ListDeliveriesHandler) Handle(ctx context.Context, q ListDeliveries) (pl
 	for i, d := range page.Items {
 		ids[i] = d.ID
 	}
-	logs, err := h.pages.Attempts(ctx, q.WorkspaceID, ids)
+	logs, err := r.Pages.Attempts(ctx, q.WorkspaceID, ids)
 	if err != nil {
 		return platform.Page[Delivery]{}, err
 	}

@@ -14,7 +14,6 @@ import (
 	sqlaudit "github.com/creatorapi/creatorapi/adapters/sql/audit"
 	sqlmembers "github.com/creatorapi/creatorapi/adapters/sql/members"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
 	"github.com/creatorapi/creatorapi/application/analytics"
 	analyticsquery "github.com/creatorapi/creatorapi/application/analytics/query"
@@ -95,7 +94,7 @@ type dashboardParams struct {
 	Logger    *slog.Logger
 	DB        *sqldb.DB
 	Webhooks  webhooks.Application
-	Subs      *sqlstore.Webhooks
+	Subs      domainwebhooks.Repository
 	Analytics analytics.Application
 	Daily     analyticsquery.DailyReadModel
 }
@@ -132,7 +131,7 @@ func (n noticeMailer) Send(ctx context.Context, to, subject, body string) error 
 
 // requestHeaders rebuilds the headers an attempt sent with the dispatcher's own signer:
 // the secrets that signed at at (a secret rotated out twice since is no longer known).
-func requestHeaders(subs *sqlstore.Webhooks) func(context.Context, string, *domainwebhooks.Delivery, time.Time) (http.Header, error) {
+func requestHeaders(subs domainwebhooks.Repository) func(context.Context, string, *domainwebhooks.Delivery, time.Time) (http.Header, error) {
 	return func(ctx context.Context, ws string, d *domainwebhooks.Delivery, at time.Time) (http.Header, error) {
 		s, err := subs.Get(ctx, ws, d.SubscriptionID)
 		if err != nil {

@@ -2,7 +2,6 @@ package compose
 
 import (
 	"context"
-	wsquery "github.com/creatorapi/creatorapi/application/workspaces/query"
 	"log/slog"
 	"time"
 
@@ -10,12 +9,14 @@ import (
 
 	"github.com/creatorapi/creatorapi/adapters/mail"
 	"github.com/creatorapi/creatorapi/adapters/secrets"
+	sqlwebhooks "github.com/creatorapi/creatorapi/adapters/sql/webhooks"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks"
 	"github.com/creatorapi/creatorapi/application/webhooks/command"
+	"github.com/creatorapi/creatorapi/application/webhooks/query"
+	wsquery "github.com/creatorapi/creatorapi/application/workspaces/query"
 	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
 	"github.com/creatorapi/creatorapi/ports/consumers"
 	"github.com/creatorapi/creatorapi/ports/http/operator"
@@ -47,12 +48,18 @@ func Webhooks() fx.Option {
 				return WebhookDispatching{Background: true, Limits: adapterwebhooks.DefaultLimits}
 			},
 			func(k secrets.MasterKey) (*secrets.Box, error) { return secrets.NewBox(k.For("webhook-secrets/v1")) },
-			func(db *sqldb.DB, box *secrets.Box) *sqlstore.Webhooks { return sqlstore.NewWebhooks(db, box) },
-			sqlstore.NewWebhookDeliveries,
-			sqlstore.NewWebhookLog,
-			sqlstore.NewWebhookDispatch,
-			sqlstore.NewWebhookNotices,
-			sqlstore.NewWebhookRetention,
+			fx.Annotate(func(db *sqldb.DB, box *secrets.Box) *sqlwebhooks.Subscriptions {
+				return sqlwebhooks.NewSubscriptions(db, box)
+			},
+				fx.As(new(domainwebhooks.Repository))),
+			fx.Annotate(sqlwebhooks.NewDeliveries, fx.As(new(domainwebhooks.Deliveries)), fx.As(new(query.DeliveryPages))),
+			fx.Annotate(sqlwebhooks.NewLog, fx.As(new(query.DeliveryLog))),
+			fx.Annotate(func(db *sqldb.DB, box *secrets.Box) *sqlwebhooks.Dispatch { return sqlwebhooks.NewDispatch(db, box) },
+				fx.As(new(domainwebhooks.Dispatch))),
+			fx.Annotate(sqlwebhooks.NewNotices, fx.As(new(domainwebhooks.Notices))),
+			fx.Annotate(sqlwebhooks.NewRetention, fx.As(new(command.Retention))),
+			// Published to the platform's master key: the sealed secrets, re-sealed on rotation.
+			fx.Annotate(sqlwebhooks.NewSecrets, fx.As(new(webhooks.SealedSecrets))),
 			adapterwebhooks.NewSignal,
 			newMailer,
 			newWebhooksApp,
@@ -74,12 +81,13 @@ type webhooksParams struct {
 	fx.In
 	Config     Config
 	Tx         platform.Transactor
-	Subs       *sqlstore.Webhooks
-	Deliveries *sqlstore.WebhookDeliveries
-	Log        *sqlstore.WebhookLog
-	Dispatch   *sqlstore.WebhookDispatch
-	Notices    *sqlstore.WebhookNotices
-	Retention  *sqlstore.WebhookRetention
+	Subs       domainwebhooks.Repository
+	Deliveries domainwebhooks.Deliveries
+	Pages      query.DeliveryPages
+	Log        query.DeliveryLog
+	Dispatch   domainwebhooks.Dispatch
+	Notices    domainwebhooks.Notices
+	Retention  command.Retention
 	Workspaces wsquery.Directory
 	Mailer     command.Mailer
 	Signal     *adapterwebhooks.Signal
@@ -105,7 +113,7 @@ func newWebhooksApp(p webhooksParams) webhooks.Application {
 				DashboardURL: p.Config.PublicURL + "/dashboard",
 			},
 		},
-		Pages: p.Deliveries,
+		Pages: p.Pages,
 		Log:   p.Log,
 	})
 }

@@ -1,4 +1,4 @@
-package sqlstore
+package webhooks
 
 import (
 	"context"
@@ -9,15 +9,15 @@ import (
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
-// WebhookNotices is the outbox of e-mail notices.
-type WebhookNotices struct {
+// Notices is the outbox of e-mail notices.
+type Notices struct {
 	db                               *sqldb.DB
 	insert, due, lease, sent, failed string
 }
 
-// NewWebhookNotices prepares the statements for db's dialect.
-func NewWebhookNotices(db *sqldb.DB) *WebhookNotices {
-	return &WebhookNotices{
+// NewNotices prepares the statements for db's dialect.
+func NewNotices(db *sqldb.DB) *Notices {
+	return &Notices{
 		db: db,
 		insert: db.Rebind(`INSERT INTO webhook_notices (id, workspace_id, subscription_id, recipient, subject, body, created_at, next_attempt_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
@@ -34,7 +34,7 @@ func NewWebhookNotices(db *sqldb.DB) *WebhookNotices {
 }
 
 // Add stores n in the transaction of ctx.
-func (r *WebhookNotices) Add(ctx context.Context, n webhooks.Notice) error {
+func (r *Notices) Add(ctx context.Context, n webhooks.Notice) error {
 	_, err := r.db.Write(ctx).ExecContext(ctx, r.insert, n.ID, n.WorkspaceID, n.SubscriptionID, n.To, n.Subject, n.Body, n.CreatedAt, n.CreatedAt)
 	if err != nil {
 		return fmt.Errorf("insert notice: %w", err)
@@ -53,7 +53,7 @@ type noticeRow struct {
 }
 
 // ClaimDue leases up to limit unsent notices until leaseUntil.
-func (r *WebhookNotices) ClaimDue(ctx context.Context, now, leaseUntil time.Time, limit int) ([]webhooks.Notice, error) {
+func (r *Notices) ClaimDue(ctx context.Context, now, leaseUntil time.Time, limit int) ([]webhooks.Notice, error) {
 	var rows []noticeRow
 	if err := r.db.Read(ctx).SelectContext(ctx, &rows, r.due, now, now, limit); err != nil {
 		return nil, fmt.Errorf("select due notices: %w", err)
@@ -76,7 +76,7 @@ func (r *WebhookNotices) ClaimDue(ctx context.Context, now, leaseUntil time.Time
 }
 
 // MarkSent records the sending.
-func (r *WebhookNotices) MarkSent(ctx context.Context, workspaceID, id string, at time.Time) error {
+func (r *Notices) MarkSent(ctx context.Context, workspaceID, id string, at time.Time) error {
 	if _, err := r.db.Write(ctx).ExecContext(ctx, r.sent, at, workspaceID, id); err != nil {
 		return fmt.Errorf("mark notice sent: %w", err)
 	}
@@ -84,7 +84,7 @@ func (r *WebhookNotices) MarkSent(ctx context.Context, workspaceID, id string, a
 }
 
 // MarkFailed records the error and when to try again.
-func (r *WebhookNotices) MarkFailed(ctx context.Context, workspaceID, id, errText string, retryAt time.Time) error {
+func (r *Notices) MarkFailed(ctx context.Context, workspaceID, id, errText string, retryAt time.Time) error {
 	if _, err := r.db.Write(ctx).ExecContext(ctx, r.failed, sqldb.Text(errText), retryAt, workspaceID, id); err != nil {
 		return fmt.Errorf("mark notice failed: %w", err)
 	}

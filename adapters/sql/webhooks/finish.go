@@ -1,4 +1,4 @@
-package sqlstore
+package webhooks
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // per lease, and never after another instance took the delivery over) and its
 // cycle_attempts is still the claimed one (a resend in flight resets it; the caller then
 // re-reads). RETURNING tells which rows were written.
-func (r *WebhookDispatch) Finish(ctx context.Context, fs []webhooks.Finished) ([]bool, error) {
+func (r *Dispatch) Finish(ctx context.Context, fs []webhooks.Finished) ([]bool, error) {
 	saved := make([]bool, len(fs))
 	at := make(map[string]int, len(fs))
 	batch := make([]webhooks.Finished, 0, len(fs))

@@ -1,4 +1,4 @@
-package sqlstore
+package webhooks
 
 import (
 	"context"
@@ -18,8 +18,8 @@ import (
 const deliveryColumns = `id, workspace_id, subscription_id, event_id, event_type, payload, status, attempts, cycle_attempts,
 	cycle_failed_at, next_attempt_at, last_attempt_at, last_status, last_error, created_at, updated_at`
 
-// WebhookDeliveries stores deliveries and their attempt log.
-type WebhookDeliveries struct {
+// Deliveries stores deliveries and their attempt log.
+type Deliveries struct {
 	db                   *sqldb.DB
 	insert, insertLeased string
 	get, save, resend    string
@@ -28,11 +28,11 @@ type WebhookDeliveries struct {
 	page, pageAfter      string
 }
 
-// NewWebhookDeliveries prepares the statements for db's dialect.
-func NewWebhookDeliveries(db *sqldb.DB) *WebhookDeliveries {
+// NewDeliveries prepares the statements for db's dialect.
+func NewDeliveries(db *sqldb.DB) *Deliveries {
 	pageSel := `SELECT ` + deliveryColumns + ` FROM webhook_deliveries
 		WHERE workspace_id = ? AND subscription_id = ? AND (? = '' OR status = ?)`
-	return &WebhookDeliveries{
+	return &Deliveries{
 		db: db,
 		insert: db.Rebind(`INSERT INTO webhook_deliveries (` + deliveryColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (subscription_id, event_id) DO NOTHING`),
@@ -75,24 +75,24 @@ func (row deliveryRow) delivery() *webhooks.Delivery {
 	return &webhooks.Delivery{
 		ID: row.ID, WorkspaceID: row.WorkspaceID, SubscriptionID: row.SubscriptionID, EventID: row.EventID,
 		EventType: row.EventType, Payload: row.Payload, Status: webhooks.DeliveryStatus(row.Status),
-		Attempts: row.Attempts, CycleAttempts: row.CycleAttempts, CycleFailedAt: utcPtr(row.CycleFailedAt),
-		NextAttemptAt: utcPtr(row.NextAttemptAt), LastAttemptAt: utcPtr(row.LastAttemptAt),
+		Attempts: row.Attempts, CycleAttempts: row.CycleAttempts, CycleFailedAt: platform.UTCPtr(row.CycleFailedAt),
+		NextAttemptAt: platform.UTCPtr(row.NextAttemptAt), LastAttemptAt: platform.UTCPtr(row.LastAttemptAt),
 		LastStatus: row.LastStatus, LastError: row.LastError, CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(),
 	}
 }
 
 // AddIfAbsent inserts d unless its endpoint already has a delivery of the event.
-func (r *WebhookDeliveries) AddIfAbsent(ctx context.Context, d *webhooks.Delivery) (bool, error) {
+func (r *Deliveries) AddIfAbsent(ctx context.Context, d *webhooks.Delivery) (bool, error) {
 	return r.add(ctx, r.insert, d)
 }
 
 // AddLeased inserts d leased under token until until, unless its endpoint already has a
 // delivery of the event.
-func (r *WebhookDeliveries) AddLeased(ctx context.Context, d *webhooks.Delivery, token string, until time.Time) (bool, error) {
+func (r *Deliveries) AddLeased(ctx context.Context, d *webhooks.Delivery, token string, until time.Time) (bool, error) {
 	return r.add(ctx, r.insertLeased, d, until, token)
 }
 
-func (r *WebhookDeliveries) add(ctx context.Context, stmt string, d *webhooks.Delivery, lease ...any) (bool, error) {
+func (r *Deliveries) add(ctx context.Context, stmt string, d *webhooks.Delivery, lease ...any) (bool, error) {
 	args := append([]any{d.ID, d.WorkspaceID, d.SubscriptionID, d.EventID, d.EventType,
 		d.Payload, string(d.Status), d.Attempts, d.CycleAttempts, d.CycleFailedAt, d.NextAttemptAt, d.LastAttemptAt,
 		d.LastStatus, d.LastError, d.CreatedAt, d.UpdatedAt}, lease...)
@@ -108,7 +108,7 @@ func (r *WebhookDeliveries) add(ctx context.Context, stmt string, d *webhooks.De
 }
 
 // Get returns the delivery of the workspace or NotFound.
-func (r *WebhookDeliveries) Get(ctx context.Context, workspaceID, id string) (*webhooks.Delivery, error) {
+func (r *Deliveries) Get(ctx context.Context, workspaceID, id string) (*webhooks.Delivery, error) {
 	var row deliveryRow
 	err := r.db.Read(ctx).GetContext(ctx, &row, r.get, workspaceID, id)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -121,7 +121,7 @@ func (r *WebhookDeliveries) Get(ctx context.Context, workspaceID, id string) (*w
 }
 
 // Save writes the delivery's state; a lease held on it stays.
-func (r *WebhookDeliveries) Save(ctx context.Context, d *webhooks.Delivery) error {
+func (r *Deliveries) Save(ctx context.Context, d *webhooks.Delivery) error {
 	_, err := r.db.Write(ctx).ExecContext(ctx, r.save, string(d.Status), d.Attempts, d.CycleAttempts, d.CycleFailedAt,
 		d.NextAttemptAt, d.LastAttemptAt, d.LastStatus, d.LastError, d.UpdatedAt, d.WorkspaceID, d.ID)
 	if err != nil {
@@ -132,7 +132,7 @@ func (r *WebhookDeliveries) Save(ctx context.Context, d *webhooks.Delivery) erro
 
 // AddAttempts appends lines to the attempt log with one statement (a round trip per
 // line bounded the dispatcher's throughput on PostgreSQL).
-func (r *WebhookDeliveries) AddAttempts(ctx context.Context, as []webhooks.Attempt) error {
+func (r *Deliveries) AddAttempts(ctx context.Context, as []webhooks.Attempt) error {
 	if len(as) == 0 {
 		return nil
 	}
@@ -163,7 +163,7 @@ type attemptRow struct {
 }
 
 // Attempts returns the attempt logs of the deliveries, oldest first.
-func (r *WebhookDeliveries) Attempts(ctx context.Context, workspaceID string, deliveryIDs []string) (map[string][]webhooks.Attempt, error) {
+func (r *Deliveries) Attempts(ctx context.Context, workspaceID string, deliveryIDs []string) (map[string][]webhooks.Attempt, error) {
 	out := map[string][]webhooks.Attempt{}
 	if len(deliveryIDs) == 0 {
 		return out, nil
@@ -187,7 +187,7 @@ func (r *WebhookDeliveries) Attempts(ctx context.Context, workspaceID string, de
 }
 
 // ResendFailed starts a new cycle for the endpoint's failed deliveries created in [since, until).
-func (r *WebhookDeliveries) ResendFailed(ctx context.Context, workspaceID, subscriptionID string, since, until, now time.Time) (int, error) {
+func (r *Deliveries) ResendFailed(ctx context.Context, workspaceID, subscriptionID string, since, until, now time.Time) (int, error) {
 	res, err := r.db.Write(ctx).ExecContext(ctx, r.resend, now, now, workspaceID, subscriptionID, since, until)
 	if err != nil {
 		return 0, fmt.Errorf("recover deliveries: %w", err)
@@ -200,7 +200,7 @@ func (r *WebhookDeliveries) ResendFailed(ctx context.Context, workspaceID, subsc
 }
 
 // Page lists the endpoint's deliveries newest first; status "" means any.
-func (r *WebhookDeliveries) Page(ctx context.Context, workspaceID, subscriptionID, status string, req platform.PageRequest) (platform.Page[*webhooks.Delivery], error) {
+func (r *Deliveries) Page(ctx context.Context, workspaceID, subscriptionID, status string, req platform.PageRequest) (platform.Page[*webhooks.Delivery], error) {
 	var rows []deliveryRow
 	var err error
 	if req.After == nil {

@@ -1,4 +1,4 @@
-package sqlstore
+package webhooks
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
@@ -18,21 +19,21 @@ import (
 // that endpoints at their concurrency limit do not hide the others.
 const claimCandidates = 4
 
-// WebhookDispatch leases due deliveries to one dispatcher at a time. The claim is the
+// Dispatch leases due deliveries to one dispatcher at a time. The claim is the
 // one statement that spans workspaces (the dispatcher serves them all); it matches each
 // delivery to its endpoint on workspace_id, and every later statement is scoped by it.
 // The claim seeks on the claimable index in order and stops after LIMIT rows, whatever the
 // statistics say (docs/webhooks.md, "Plans that do not depend on statistics").
-type WebhookDispatch struct {
+type Dispatch struct {
+	sealing
 	db                             *sqldb.DB
-	subs                           *Webhooks
 	anyDue, leased, complete, free string
 	claimHead, claimTail           string // around the VALUES list of endpoints' room
 	sparesWriter                   bool   // run anyDue first
 }
 
-// NewWebhookDispatch prepares the statements for db's dialect.
-func NewWebhookDispatch(db *sqldb.DB, subs *Webhooks) *WebhookDispatch {
+// NewDispatch prepares the statements for db's dialect.
+func NewDispatch(db *sqldb.DB, box Sealer) *Dispatch {
 	// PostgreSQL: lock the candidate rows, skipping the ones another instance is claiming.
 	// SQLite: the claim is the only writer, nothing to skip.
 	skipLocked := ""
@@ -43,8 +44,8 @@ func NewWebhookDispatch(db *sqldb.DB, subs *Webhooks) *WebhookDispatch {
 		return `(SELECT s.` + col + ` FROM webhook_subscriptions s
 			WHERE s.workspace_id = webhook_deliveries.workspace_id AND s.id = webhook_deliveries.subscription_id) AS endpoint_` + col
 	}
-	return &WebhookDispatch{
-		db: db, subs: subs,
+	return &Dispatch{
+		sealing: sealing{box}, db: db,
 		// A read that finds nothing due spares SQLite's single writer a claim. PostgreSQL
 		// does not need it: a claim that finds nothing writes nothing.
 		// ORDER BY keeps the planner on the due index (a LIMIT 1 alone invites a table scan).
@@ -96,7 +97,7 @@ type claimedRow struct {
 // ClaimDue leases up to limit deliveries due at now until until, taking at most
 // room.Of(subscriptionID) per endpoint, with one statement. The lease survives a crash
 // only until it expires: then another instance sends the delivery again (at least once).
-func (r *WebhookDispatch) ClaimDue(ctx context.Context, now, until time.Time, token string, limit int, room webhooks.Room) ([]webhooks.Lease, error) {
+func (r *Dispatch) ClaimDue(ctx context.Context, now, until time.Time, token string, limit int, room webhooks.Room) ([]webhooks.Lease, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
@@ -137,18 +138,18 @@ func (r *WebhookDispatch) ClaimDue(ctx context.Context, now, until time.Time, to
 
 // endpoint opens the claimed row's endpoint secrets. One that cannot be opened fails
 // only its own deliveries (the lease says SecretUnreadable), never the claim.
-func (r *WebhookDispatch) endpoint(row claimedRow) *webhooks.Subscription {
+func (r *Dispatch) endpoint(row claimedRow) *webhooks.Subscription {
 	s := &webhooks.Subscription{
 		ID: row.SubscriptionID, WorkspaceID: row.WorkspaceID, URL: row.URL, Status: webhooks.Enabled,
-		PreviousExpiresAt: utcPtr(row.PreviousExpiresAt),
+		PreviousExpiresAt: platform.UTCPtr(row.PreviousExpiresAt),
 	}
-	r.subs.openSecrets(s, row.SecretSealed, row.PreviousSealed)
+	r.openSecrets(s, row.SecretSealed, row.PreviousSealed)
 	return s
 }
 
 // GetLeased returns the delivery locked for update while token still holds its lease,
 // else NotFound.
-func (r *WebhookDispatch) GetLeased(ctx context.Context, workspaceID, id, token string) (*webhooks.Delivery, error) {
+func (r *Dispatch) GetLeased(ctx context.Context, workspaceID, id, token string) (*webhooks.Delivery, error) {
 	var row deliveryRow
 	err := r.db.Write(ctx).GetContext(ctx, &row, r.leased, workspaceID, id, token)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -161,7 +162,7 @@ func (r *WebhookDispatch) GetLeased(ctx context.Context, workspaceID, id, token 
 }
 
 // Complete saves d and ends token's lease.
-func (r *WebhookDispatch) Complete(ctx context.Context, d *webhooks.Delivery, token string) error {
+func (r *Dispatch) Complete(ctx context.Context, d *webhooks.Delivery, token string) error {
 	_, err := r.db.Write(ctx).ExecContext(ctx, r.complete, string(d.Status), d.Attempts, d.CycleAttempts, d.CycleFailedAt,
 		d.NextAttemptAt, d.LastAttemptAt, d.LastStatus, d.LastError, d.UpdatedAt, d.WorkspaceID, d.ID, token)
 	if err != nil {
@@ -171,7 +172,7 @@ func (r *WebhookDispatch) Complete(ctx context.Context, d *webhooks.Delivery, to
 }
 
 // Release gives a lease back unused, so that the delivery is claimable at once.
-func (r *WebhookDispatch) Release(ctx context.Context, workspaceID, id, token string) error {
+func (r *Dispatch) Release(ctx context.Context, workspaceID, id, token string) error {
 	if _, err := r.db.Write(ctx).ExecContext(ctx, r.free, workspaceID, id, token); err != nil {
 		return fmt.Errorf("release delivery: %w", err)
 	}

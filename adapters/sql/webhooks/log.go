@@ -1,4 +1,4 @@
-package sqlstore
+package webhooks
 
 import (
 	"context"
@@ -12,17 +12,17 @@ import (
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
-// WebhookLog reads the dashboard's delivery log. Each filter has its index (migration
+// Log reads the dashboard's delivery log. Each filter has its index (migration
 // 00013), so a page is one index range scan whatever the table's size.
-type WebhookLog struct {
+type Log struct {
 	db *sqldb.DB
 }
 
-// NewWebhookLog builds the reader.
-func NewWebhookLog(db *sqldb.DB) *WebhookLog { return &WebhookLog{db: db} }
+// NewLog builds the reader.
+func NewLog(db *sqldb.DB) *Log { return &Log{db: db} }
 
 // Search lists an endpoint's deliveries newest first.
-func (r *WebhookLog) Search(ctx context.Context, f query.LogFilter, req platform.PageRequest) (platform.Page[*webhooks.Delivery], error) {
+func (r *Log) Search(ctx context.Context, f query.LogFilter, req platform.PageRequest) (platform.Page[*webhooks.Delivery], error) {
 	var sb strings.Builder
 	sb.WriteString(`SELECT ` + deliveryColumns + ` FROM webhook_deliveries WHERE workspace_id = ? AND subscription_id = ?`)
 	args := []any{f.WorkspaceID, f.WebhookID}
@@ -60,7 +60,7 @@ func (r *WebhookLog) Search(ctx context.Context, f query.LogFilter, req platform
 
 // Stats counts each endpoint's deliveries created since since: per endpoint three
 // index-only counts over a range (all, succeeded, failed), never a heap read per row.
-func (r *WebhookLog) Stats(ctx context.Context, workspaceID string, since time.Time) (map[string]query.EndpointStats, error) {
+func (r *Log) Stats(ctx context.Context, workspaceID string, since time.Time) (map[string]query.EndpointStats, error) {
 	var ids []string
 	if err := r.db.Read(ctx).SelectContext(ctx, &ids, r.db.Rebind(`SELECT id FROM webhook_subscriptions WHERE workspace_id = ?`), workspaceID); err != nil {
 		return nil, fmt.Errorf("delivery stats: %w", err)

@@ -1,4 +1,8 @@
-package sqlstore
+// Package webhooks is the webhooks module's persistence: it owns the webhook_subscriptions,
+// webhook_deliveries, webhook_attempts and webhook_notices tables (docs/architecture.md,
+// "Table ownership"). Subscriptions keep their signing secrets sealed (Sealer); Secrets
+// publishes the sealed bytes to the platform's master-key rotation.
+package webhooks
 
 import (
 	"context"
@@ -11,6 +15,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
@@ -21,23 +26,27 @@ type Sealer interface {
 	Open(owner string, sealed []byte) ([]byte, error)
 }
 
+// sealing opens and seals an endpoint's secrets: the subscriptions and the claim
+// (which reads the endpoint with its deliveries) share it.
+type sealing struct{ box Sealer }
+
 const webhookColumns = `id, workspace_id, url, events, status, disabled_reason, secret_sealed, previous_sealed,
 	previous_expires_at, failing_since, created_at, updated_at, disabled_at`
 
-// Webhooks stores webhook subscriptions with their secrets sealed.
-type Webhooks struct {
+// Subscriptions stores webhook subscriptions with their secrets sealed.
+type Subscriptions struct {
+	sealing
 	db                                       *sqldb.DB
-	box                                      Sealer
 	insert, get, getForUpdate, list, enabled string
 	save, saveKeepingSecrets                 string
 	healthy                                  string // expanded by sqlx.In per call
 }
 
-// NewWebhooks prepares the statements for db's dialect.
-func NewWebhooks(db *sqldb.DB, box Sealer) *Webhooks {
+// NewSubscriptions prepares the statements for db's dialect.
+func NewSubscriptions(db *sqldb.DB, box Sealer) *Subscriptions {
 	sel := `SELECT ` + webhookColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? AND id = ?`
-	return &Webhooks{
-		db: db, box: box,
+	return &Subscriptions{
+		sealing: sealing{box}, db: db,
 		insert:       db.Rebind(`INSERT INTO webhook_subscriptions (` + webhookColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		get:          db.Rebind(sel),
 		getForUpdate: db.Rebind(sel + db.ForUpdate()),
@@ -71,7 +80,7 @@ type webhookRow struct {
 	DisabledAt        *time.Time `db:"disabled_at"`
 }
 
-func (r *Webhooks) open(id string, sealed []byte) (webhooks.Secret, error) {
+func (r sealing) open(id string, sealed []byte) (webhooks.Secret, error) {
 	plain, err := r.box.Open(id, sealed)
 	if err != nil {
 		return webhooks.Secret{}, err
@@ -82,19 +91,19 @@ func (r *Webhooks) open(id string, sealed []byte) (webhooks.Secret, error) {
 // subscription maps a row. A secret that cannot be opened does not fail the read: the
 // endpoint is returned marked SecretUnreadable, so that one bad row never stops a list,
 // a fan-out or an operator's disable (it fails its own deliveries instead).
-func (r *Webhooks) subscription(row webhookRow) *webhooks.Subscription {
+func (r *Subscriptions) subscription(row webhookRow) *webhooks.Subscription {
 	s := &webhooks.Subscription{
 		ID: row.ID, WorkspaceID: row.WorkspaceID, URL: row.URL, Events: strings.Fields(row.Events),
 		Status: webhooks.Status(row.Status), Reason: webhooks.DisabledReason(row.DisabledReason),
-		PreviousExpiresAt: utcPtr(row.PreviousExpiresAt), FailingSince: utcPtr(row.FailingSince),
-		CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(), DisabledAt: utcPtr(row.DisabledAt),
+		PreviousExpiresAt: platform.UTCPtr(row.PreviousExpiresAt), FailingSince: platform.UTCPtr(row.FailingSince),
+		CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(), DisabledAt: platform.UTCPtr(row.DisabledAt),
 	}
 	r.openSecrets(s, row.SecretSealed, row.PreviousSealed)
 	return s
 }
 
 // openSecrets fills s's secrets from their sealed bytes, or marks it SecretUnreadable.
-func (r *Webhooks) openSecrets(s *webhooks.Subscription, current, previous []byte) {
+func (r sealing) openSecrets(s *webhooks.Subscription, current, previous []byte) {
 	secret, err := r.open(s.ID, current)
 	if err != nil {
 		s.SecretUnreadable = true
@@ -112,7 +121,7 @@ func (r *Webhooks) openSecrets(s *webhooks.Subscription, current, previous []byt
 }
 
 // sealed returns the sealed current and previous secrets of s.
-func (r *Webhooks) sealed(s *webhooks.Subscription) (current, previous []byte, err error) {
+func (r sealing) sealed(s *webhooks.Subscription) (current, previous []byte, err error) {
 	if current, err = r.box.Seal(s.ID, []byte(s.Secret.String())); err != nil {
 		return nil, nil, err
 	}
@@ -125,7 +134,7 @@ func (r *Webhooks) sealed(s *webhooks.Subscription) (current, previous []byte, e
 }
 
 // Add inserts s.
-func (r *Webhooks) Add(ctx context.Context, s *webhooks.Subscription) error {
+func (r *Subscriptions) Add(ctx context.Context, s *webhooks.Subscription) error {
 	current, previous, err := r.sealed(s)
 	if err != nil {
 		return fmt.Errorf("insert webhook: %w", err)
@@ -139,16 +148,16 @@ func (r *Webhooks) Add(ctx context.Context, s *webhooks.Subscription) error {
 }
 
 // Get returns the subscription of the workspace or NotFound.
-func (r *Webhooks) Get(ctx context.Context, workspaceID, id string) (*webhooks.Subscription, error) {
+func (r *Subscriptions) Get(ctx context.Context, workspaceID, id string) (*webhooks.Subscription, error) {
 	return r.one(ctx, r.get, workspaceID, id)
 }
 
 // GetForUpdate is Get with the row locked (PostgreSQL; SQLite's writer is serialized).
-func (r *Webhooks) GetForUpdate(ctx context.Context, workspaceID, id string) (*webhooks.Subscription, error) {
+func (r *Subscriptions) GetForUpdate(ctx context.Context, workspaceID, id string) (*webhooks.Subscription, error) {
 	return r.one(ctx, r.getForUpdate, workspaceID, id)
 }
 
-func (r *Webhooks) one(ctx context.Context, query, workspaceID, id string) (*webhooks.Subscription, error) {
+func (r *Subscriptions) one(ctx context.Context, query, workspaceID, id string) (*webhooks.Subscription, error) {
 	var row webhookRow
 	err := r.db.Read(ctx).GetContext(ctx, &row, query, workspaceID, id)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -161,16 +170,16 @@ func (r *Webhooks) one(ctx context.Context, query, workspaceID, id string) (*web
 }
 
 // List returns the workspace's subscriptions, newest first.
-func (r *Webhooks) List(ctx context.Context, workspaceID string) ([]*webhooks.Subscription, error) {
+func (r *Subscriptions) List(ctx context.Context, workspaceID string) ([]*webhooks.Subscription, error) {
 	return r.many(ctx, r.list, workspaceID, "")
 }
 
 // Enabled returns the workspace's enabled subscriptions that want eventType.
-func (r *Webhooks) Enabled(ctx context.Context, workspaceID, eventType string) ([]*webhooks.Subscription, error) {
+func (r *Subscriptions) Enabled(ctx context.Context, workspaceID, eventType string) ([]*webhooks.Subscription, error) {
 	return r.many(ctx, r.enabled, workspaceID, eventType)
 }
 
-func (r *Webhooks) many(ctx context.Context, query, workspaceID, eventType string) ([]*webhooks.Subscription, error) {
+func (r *Subscriptions) many(ctx context.Context, query, workspaceID, eventType string) ([]*webhooks.Subscription, error) {
 	var rows []webhookRow
 	if err := r.db.Read(ctx).SelectContext(ctx, &rows, query, workspaceID); err != nil {
 		return nil, fmt.Errorf("list webhooks: %w", err)
@@ -195,7 +204,7 @@ func containsField(list, want string) bool {
 }
 
 // Save writes the mutable state of s.
-func (r *Webhooks) Save(ctx context.Context, s *webhooks.Subscription) error {
+func (r *Subscriptions) Save(ctx context.Context, s *webhooks.Subscription) error {
 	if s.SecretUnreadable {
 		_, err := r.db.Write(ctx).ExecContext(ctx, r.saveKeepingSecrets, s.URL, strings.Join(s.Events, " "), string(s.Status),
 			string(s.Reason), s.FailingSince, s.UpdatedAt, s.DisabledAt, s.WorkspaceID, s.ID)
@@ -217,7 +226,7 @@ func (r *Webhooks) Save(ctx context.Context, s *webhooks.Subscription) error {
 }
 
 // MarkHealthy ends failing streaks; a no-op (no row written) for healthy endpoints.
-func (r *Webhooks) MarkHealthy(ctx context.Context, workspaceID string, ids []string) error {
+func (r *Subscriptions) MarkHealthy(ctx context.Context, workspaceID string, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package sqlstore
+package webhooks
 
 import (
 	"context"
@@ -11,16 +11,16 @@ import (
 // pruneBatch bounds one delete, so that pruning never holds the writer for long.
 const pruneBatch = 1000
 
-// WebhookRetention deletes the attempt log and finished deliveries past retention. These
+// Retention deletes the attempt log and finished deliveries past retention. These
 // maintenance statements span workspaces by design: retention is the same for all.
-type WebhookRetention struct {
+type Retention struct {
 	db                         *sqldb.DB
 	attempts, deliveries, sent string
 }
 
-// NewWebhookRetention prepares the statements for db's dialect.
-func NewWebhookRetention(db *sqldb.DB) *WebhookRetention {
-	return &WebhookRetention{
+// NewRetention prepares the statements for db's dialect.
+func NewRetention(db *sqldb.DB) *Retention {
+	return &Retention{
 		db: db,
 		attempts: db.Rebind(`DELETE FROM webhook_attempts WHERE (delivery_id, number) IN
 			(SELECT delivery_id, number FROM webhook_attempts WHERE attempted_at < ? LIMIT ?)`),
@@ -33,7 +33,7 @@ func NewWebhookRetention(db *sqldb.DB) *WebhookRetention {
 
 // Prune deletes, batch by batch, attempts made before before, deliveries finished before
 // it (with their remaining attempts) and notices sent before it; it returns the rows deleted.
-func (r *WebhookRetention) Prune(ctx context.Context, before time.Time) (int, error) {
+func (r *Retention) Prune(ctx context.Context, before time.Time) (int, error) {
 	total := 0
 	for _, stmt := range []string{r.attempts, r.deliveries, r.sent} {
 		for {
