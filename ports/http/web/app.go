@@ -32,6 +32,11 @@ func NewApp(name string, logger *slog.Logger) *fiber.App {
 		JSONEncoder:           marshalJSON,
 		JSONDecoder:           json.Unmarshal,
 		ErrorHandler:          ErrorHandler(logger),
+		// Values handed to the application (path parameters, headers, query values) are
+		// copies: fiber's zero-copy strings are rewritten by the connection's next
+		// request, and anything that keeps one (a memory adapter, a cache, a goroutine)
+		// would see another request's value (TestRequestValuesOutliveTheirRequest).
+		Immutable: true,
 	})
 	server := app.Server()
 	server.Handler = rejectAmbiguousFraming(rejectUnknownMethods(server.Handler))
