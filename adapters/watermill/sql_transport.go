@@ -34,7 +34,7 @@ func NewSQLTransport(db *sqldb.DB, wake *Wakeup, pos *Positions, cfg RouterConfi
 func (t *SQLTransport) Subscribe(_ context.Context, p Part) (Subscription, error) {
 	signals, cancel := t.wake.Subscribe(p.Holds)
 	stop := make(chan struct{})
-	g := newGate(t.db.Writer.DB, signals, stop, t.cfg.PollInterval, time.Second, t.cfg.Burst, t.cfg.BatchSize, t.pendingCheck(p))
+	g := newGate(t.db.Writer.DB, signals, stop, t.cfg.PollInterval, t.cfg.QuietPoll, time.Second, t.cfg.Burst, t.cfg.BatchSize, t.pendingCheck(p))
 	deadline := t.cfg.AckDeadline
 	sub, err := wsql.NewSubscriber(g, wsql.SubscriberConfig{
 		ConsumerGroup:  p.Group(),

@@ -29,6 +29,7 @@ type gate struct {
 	signals <-chan struct{}
 	stop    <-chan struct{}
 	idle    time.Duration   // safety poll when nothing signals
+	quiet   time.Duration   // safety poll once pending found nothing beyond the position
 	retry   time.Duration   // wait after a failed poll
 	burst   []time.Duration // re-polls after a signal or a batch; empty: none
 	pending func(context.Context) (bool, error)
@@ -36,12 +37,15 @@ type gate struct {
 	batch   int                // the subscriber's batch size
 	rows    int                // rows of the last poll (countingSchema)
 	misses  int                // empty polls since the last signal or batch
+	// caughtUp: the last pending check found nothing beyond the position, held back or
+	// not, so only a commit, which signals, can bring more: the quiet poll suffices.
+	caughtUp bool
 }
 
 // newGate builds a gate; pending, which may be nil, tells whether committed events lie
 // beyond the group's position (visible or still held back).
-func newGate(db *sql.DB, signals, stop <-chan struct{}, idle, retry time.Duration, burst []time.Duration, batch int, pending func(context.Context) (bool, error)) *gate {
-	return &gate{DB: db, signals: signals, stop: stop, idle: idle, retry: retry, burst: burst, batch: batch, pending: pending, hooks: &sqldb.CommitHooks{}}
+func newGate(db *sql.DB, signals, stop <-chan struct{}, idle, quiet, retry time.Duration, burst []time.Duration, batch int, pending func(context.Context) (bool, error)) *gate {
+	return &gate{DB: db, signals: signals, stop: stop, idle: idle, quiet: max(quiet, idle), retry: retry, burst: burst, batch: batch, pending: pending, hooks: &sqldb.CommitHooks{}}
 }
 
 // HandleError implements wsql.BackoffManager: the waiting happens in BeginTx. The
@@ -93,16 +97,22 @@ func (g *gate) wait(ctx context.Context) {
 	if g.misses == 0 {
 		return
 	}
-	if g.misses == 1 && len(g.burst) > 0 && g.pending != nil {
+	if len(g.burst) > 0 && g.pending != nil && (g.misses == 1 || (g.misses > len(g.burst) && !g.caughtUp)) {
 		// Nothing beyond the position, held back or not: any later commit signals, so sleep
-		// until then. (A failed check keeps the burst: it costs polls, never an event.)
-		if p, err := g.pending(ctx); err == nil && !p {
+		// until then, polling only at the quiet pace. Something held back past the burst
+		// keeps the safety poll and is checked again after each. (A failed check keeps the
+		// burst and the safety poll: it costs polls, never an event.)
+		p, err := g.pending(ctx)
+		if g.caughtUp = err == nil && !p; g.caughtUp {
 			g.misses = len(g.burst) + 1
 		}
 	}
 	d := g.idle
-	if g.misses <= len(g.burst) {
+	switch {
+	case g.misses <= len(g.burst):
 		d = g.burst[g.misses-1]
+	case g.caughtUp:
+		d = g.quiet
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()

@@ -90,6 +90,7 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 	r.acceptedPerSec = float64(r.accepted) / lastAccepted.Sub(start).Seconds()
 
 	complete := waitForSet(rc, from, to, want, drainLimit)
+	fmt.Printf("webhookload: phase %s from %s to %s UTC, %d requests\n", ph.name, start.UTC().Format("15:04:05.000"), time.Now().UTC().Format("15:04:05.000"), len(results))
 	arrivals := rc.collect(from, to)
 	svc1, err := svcs.cpu()
 	if err != nil {
