@@ -300,7 +300,7 @@ func (r *Router) handler(c events.Consumer, sub *drainingSubscriber, inTx func(*
 				if err := lockConsumer(ctx, r.db, c.Name, false); err != nil {
 					return err
 				}
-				return r.deliver(ctx, c, msg)
+				return r.deliver(withOpenSavepoint(ctx, &openSavepoint{}), c, msg)
 			})
 		}
 		ctx, ok := inTx(msg)

@@ -60,8 +60,9 @@ func (t *SQLTransport) Subscribe(_ context.Context, p Part) (Subscription, error
 			if !ok {
 				return nil, false
 			}
-			// sqldb.AfterCommit inside Handle runs once the batch has committed (see gate).
-			return g.hooks.Context(t.db.WithTx(msg.Context(), tx)), true
+			// sqldb.AfterCommit inside Handle runs once the batch has committed (see gate);
+			// the router's savepoints are tracked per batch transaction.
+			return withOpenSavepoint(g.hooks.Context(t.db.WithTx(msg.Context(), tx)), g.savepoint), true
 		},
 	}, nil
 }

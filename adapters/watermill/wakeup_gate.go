@@ -34,9 +34,11 @@ type gate struct {
 	burst   []time.Duration // re-polls after a signal or a batch; empty: none
 	pending func(context.Context) (bool, error)
 	hooks   *sqldb.CommitHooks // what the batch's handlers asked to run after its commit
-	batch   int                // the subscriber's batch size
-	rows    int                // rows of the last poll (countingSchema)
-	misses  int                // empty polls since the last signal or batch
+	// savepoint tracks the router's savepoint in the batch transaction (a new one per BeginTx).
+	savepoint *openSavepoint
+	batch     int // the subscriber's batch size
+	rows      int // rows of the last poll (countingSchema)
+	misses    int // empty polls since the last signal or batch
 	// caughtUp: the last pending check found nothing beyond the position, held back or
 	// not, so only a commit, which signals, can bring more: the quiet poll suffices.
 	caughtUp bool
@@ -81,6 +83,7 @@ func (g *gate) HandleError(logger wm.LoggerAdapter, noMsg bool, err error) time.
 // BeginTx implements wsql.Beginner: it waits as the last polls warrant, then begins.
 func (g *gate) BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error) {
 	g.wait(ctx)
+	g.savepoint = &openSavepoint{}
 	return g.DB.BeginTx(ctx, opts)
 }
 
