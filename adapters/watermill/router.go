@@ -23,12 +23,8 @@ type RouterConfig struct {
 	BatchSize int
 	// PollInterval is the safety poll: how long an idle subscriber sleeps when nothing wakes it.
 	PollInterval time.Duration
-	// QuietPoll replaces PollInterval once a subscriber found nothing beyond its position,
-	// held back or not (PostgreSQL: the pending check after a burst). Every commit that
-	// publishes signals (in-process, and across instances by NOTIFY), a lost listener
-	// connection wakes everyone when it is back, and a rewind notifies: this poll is only
-	// the last resort, and what a subscriber costs when nothing happens.
-	QuietPoll time.Duration
+	// On PostgreSQL a subscriber that found nothing beyond its position asks that
+	// question again (one indexed read) instead of polling, and polls only on a yes.
 	// Burst are the re-polls after a wakeup or a batch (PostgreSQL: an event committed
 	// behind an older open transaction becomes visible only when that one ends).
 	Burst []time.Duration
@@ -51,7 +47,6 @@ func DefaultRouterConfig(d sqldb.Dialect) RouterConfig {
 	cfg := RouterConfig{
 		BatchSize:    50,
 		PollInterval: time.Second,
-		QuietPoll:    10 * time.Second,
 		Burst:        []time.Duration{2 * time.Millisecond, 5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond},
 		AckDeadline:  30 * time.Second,
 		Attempts:     4,

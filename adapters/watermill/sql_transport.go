@@ -11,6 +11,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/events"
 )
 
 // SQLTransport is the default Transport: each part is a watermill-sql subscriber polling
@@ -32,9 +33,14 @@ func NewSQLTransport(db *sqldb.DB, wake *Wakeup, pos *Positions, cfg RouterConfi
 
 // Subscribe builds part p's subscriber.
 func (t *SQLTransport) Subscribe(_ context.Context, p Part) (Subscription, error) {
-	signals, cancel := t.wake.Subscribe(p.Holds)
+	var takes func(events.Type) bool
+	if p.Consumer.Types != nil {
+		takes = p.Consumer.Handles
+	}
+	signals, lazy, cancel := t.wake.SubscribeTypes(p.Holds, takes)
 	stop := make(chan struct{})
-	g := newGate(t.db.Writer.DB, signals, stop, t.cfg.PollInterval, t.cfg.QuietPoll, time.Second, t.cfg.Burst, t.cfg.BatchSize, t.pendingCheck(p))
+	g := newGate(t.db.Writer.DB, signals, stop, t.cfg.PollInterval, time.Second, t.cfg.Burst, t.cfg.BatchSize, t.pendingCheck(p))
+	g.lazy = lazy
 	deadline := t.cfg.AckDeadline
 	sub, err := wsql.NewSubscriber(g, wsql.SubscriberConfig{
 		ConsumerGroup:  p.Group(),

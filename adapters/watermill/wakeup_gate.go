@@ -27,9 +27,11 @@ import (
 type gate struct {
 	*sql.DB // the ContextExecutor part of wsql.Beginner
 	signals <-chan struct{}
+	// lazy signals commits of events the consumer does not take: a poll within idle moves
+	// the position past them (one poll for all of them, instead of one per commit).
+	lazy    <-chan struct{}
 	stop    <-chan struct{}
 	idle    time.Duration   // safety poll when nothing signals
-	quiet   time.Duration   // safety poll once pending found nothing beyond the position
 	retry   time.Duration   // wait after a failed poll
 	burst   []time.Duration // re-polls after a signal or a batch; empty: none
 	pending func(context.Context) (bool, error)
@@ -40,14 +42,15 @@ type gate struct {
 	rows      int // rows of the last poll (countingSchema)
 	misses    int // empty polls since the last signal or batch
 	// caughtUp: the last pending check found nothing beyond the position, held back or
-	// not, so only a commit, which signals, can bring more: the quiet poll suffices.
+	// not, so only a commit, which signals, can bring more: the safety poll asks again
+	// instead of polling.
 	caughtUp bool
 }
 
 // newGate builds a gate; pending, which may be nil, tells whether committed events lie
 // beyond the group's position (visible or still held back).
-func newGate(db *sql.DB, signals, stop <-chan struct{}, idle, quiet, retry time.Duration, burst []time.Duration, batch int, pending func(context.Context) (bool, error)) *gate {
-	return &gate{DB: db, signals: signals, stop: stop, idle: idle, quiet: max(quiet, idle), retry: retry, burst: burst, batch: batch, pending: pending, hooks: &sqldb.CommitHooks{}}
+func newGate(db *sql.DB, signals, stop <-chan struct{}, idle, retry time.Duration, burst []time.Duration, batch int, pending func(context.Context) (bool, error)) *gate {
+	return &gate{DB: db, signals: signals, stop: stop, idle: idle, retry: retry, burst: burst, batch: batch, pending: pending, hooks: &sqldb.CommitHooks{}}
 }
 
 // HandleError implements wsql.BackoffManager: the waiting happens in BeginTx. The
@@ -100,30 +103,62 @@ func (g *gate) wait(ctx context.Context) {
 	if g.misses == 0 {
 		return
 	}
-	if len(g.burst) > 0 && g.pending != nil && (g.misses == 1 || (g.misses > len(g.burst) && !g.caughtUp)) {
+	if g.misses == 1 && len(g.burst) > 0 && g.pending != nil {
 		// Nothing beyond the position, held back or not: any later commit signals, so sleep
-		// until then, polling only at the quiet pace. Something held back past the burst
-		// keeps the safety poll and is checked again after each. (A failed check keeps the
-		// burst and the safety poll: it costs polls, never an event.)
-		p, err := g.pending(ctx)
-		if g.caughtUp = err == nil && !p; g.caughtUp {
-			g.misses = len(g.burst) + 1
+		// until then. (A failed check keeps the burst: it costs polls, never an event.)
+		g.check(ctx)
+	}
+	for {
+		d := g.idle
+		if g.misses <= len(g.burst) {
+			d = g.burst[g.misses-1]
+		}
+		if g.sleep(ctx, d) || !g.caughtUp {
+			return // woken, or a burst step or the safety poll: poll
+		}
+		// Caught up at the last look: the safety poll asks the pending question instead
+		// (one indexed read; a poll is a transaction that locks the offsets row, so takes a
+		// transaction id and a WAL flush at commit) and polls only when something lies
+		// beyond the position (a commit whose signal did not come, say).
+		if !g.check(ctx) {
+			return
 		}
 	}
-	d := g.idle
-	switch {
-	case g.misses <= len(g.burst):
-		d = g.burst[g.misses-1]
-	case g.caughtUp:
-		d = g.quiet
+}
+
+// check asks pending whether anything lies beyond the position and notes the answer:
+// caught up (nothing, held back or not) skips the burst. It reports caughtUp.
+func (g *gate) check(ctx context.Context) bool {
+	p, err := g.pending(ctx)
+	if g.caughtUp = err == nil && !p; g.caughtUp {
+		g.misses = len(g.burst) + 1
 	}
+	return g.caughtUp
+}
+
+// sleep waits d and reports whether something woke the gate before: a signal (the next
+// poll comes at once), a lazy signal (a poll within idle), or stop.
+func (g *gate) sleep(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-g.signals:
-		g.misses = 0
+	case <-g.lazy:
+		lt := time.NewTimer(g.idle)
+		defer lt.Stop()
+		select {
+		case <-g.signals:
+		case <-lt.C:
+		case <-t.C:
+		case <-g.stop:
+		case <-ctx.Done():
+		}
 	case <-t.C: // a burst step, or the safety poll: misses stays, so an empty poll sleeps again
+		return false
 	case <-g.stop:
 	case <-ctx.Done():
 	}
+	g.misses = 0
+	g.caughtUp = false
+	return true
 }
