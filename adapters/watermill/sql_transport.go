@@ -24,11 +24,12 @@ type SQLTransport struct {
 	pos    *Positions
 	cfg    RouterConfig
 	logger wm.LoggerAdapter
+	checks *pendingBatch // the caught-up parts' safety checks, one statement a second
 }
 
 // NewSQLTransport builds the SQL transport.
 func NewSQLTransport(db *sqldb.DB, wake *Wakeup, pos *Positions, cfg RouterConfig, logger wm.LoggerAdapter) *SQLTransport {
-	return &SQLTransport{db: db, wake: wake, pos: pos, cfg: cfg, logger: logger}
+	return &SQLTransport{db: db, wake: wake, pos: pos, cfg: cfg, logger: logger, checks: &pendingBatch{pos: pos}}
 }
 
 // Subscribe builds part p's subscriber.
@@ -41,6 +42,9 @@ func (t *SQLTransport) Subscribe(_ context.Context, p Part) (Subscription, error
 	stop := make(chan struct{})
 	g := newGate(t.db.Writer.DB, signals, stop, t.cfg.PollInterval, time.Second, t.cfg.Burst, t.cfg.BatchSize, t.pendingCheck(p))
 	g.lazy = lazy
+	if g.pending != nil {
+		g.idleCheck = func(ctx context.Context) (bool, error) { return t.checks.behind(ctx, p) }
+	}
 	deadline := t.cfg.AckDeadline
 	sub, err := wsql.NewSubscriber(g, wsql.SubscriberConfig{
 		ConsumerGroup:  p.Group(),

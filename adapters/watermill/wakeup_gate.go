@@ -35,7 +35,10 @@ type gate struct {
 	retry   time.Duration   // wait after a failed poll
 	burst   []time.Duration // re-polls after a signal or a batch; empty: none
 	pending func(context.Context) (bool, error)
-	hooks   *sqldb.CommitHooks // what the batch's handlers asked to run after its commit
+	// idleCheck, when set, asks pending's question for a caught-up gate's safety check,
+	// batched with the instance's other parts (pendingBatch).
+	idleCheck func(context.Context) (bool, error)
+	hooks     *sqldb.CommitHooks // what the batch's handlers asked to run after its commit
 	// savepoint tracks the router's savepoint in the batch transaction (a new one per BeginTx).
 	savepoint *openSavepoint
 	batch     int // the subscriber's batch size
@@ -106,30 +109,39 @@ func (g *gate) wait(ctx context.Context) {
 	if g.misses == 1 && len(g.burst) > 0 && g.pending != nil {
 		// Nothing beyond the position, held back or not: any later commit signals, so sleep
 		// until then. (A failed check keeps the burst: it costs polls, never an event.)
-		g.check(ctx)
+		g.check(ctx, g.pending)
 	}
 	for {
 		d := g.idle
-		if g.misses <= len(g.burst) {
+		switch {
+		case g.misses <= len(g.burst):
 			d = g.burst[g.misses-1]
+		case g.caughtUp && g.idleCheck != nil:
+			// On the next whole second, with the instance's other caught-up parts.
+			now := time.Now()
+			d = now.Truncate(g.idle).Add(g.idle).Sub(now)
 		}
 		if g.sleep(ctx, d) || !g.caughtUp {
 			return // woken, or a burst step or the safety poll: poll
 		}
 		// Caught up at the last look: the safety poll asks the pending question instead
-		// (one indexed read; a poll is a transaction that locks the offsets row, so takes a
+		// (an index probe; a poll is a transaction that locks the offsets row, so takes a
 		// transaction id and a WAL flush at commit) and polls only when something lies
 		// beyond the position (a commit whose signal did not come, say).
-		if !g.check(ctx) {
+		check := g.idleCheck
+		if check == nil {
+			check = g.pending
+		}
+		if !g.check(ctx, check) {
 			return
 		}
 	}
 }
 
-// check asks pending whether anything lies beyond the position and notes the answer:
-// caught up (nothing, held back or not) skips the burst. It reports caughtUp.
-func (g *gate) check(ctx context.Context) bool {
-	p, err := g.pending(ctx)
+// check asks whether anything lies beyond the position and notes the answer: caught up
+// (nothing, held back or not) skips the burst. It reports caughtUp.
+func (g *gate) check(ctx context.Context, pending func(context.Context) (bool, error)) bool {
+	p, err := pending(ctx)
 	if g.caughtUp = err == nil && !p; g.caughtUp {
 		g.misses = len(g.burst) + 1
 	}
