@@ -124,8 +124,9 @@ func eventTypes(evs []events.Event) []events.Type {
 	return types
 }
 
-// signal arranges the wakeups (in-process, the types too: see Wakeup.NotifyEvents); PostgreSQL delivers the notification only on commit
-// and folds identical ones of a transaction into one. When this instance's subscribers
+// signal arranges the wakeups (in-process with the types too: Wakeup.NotifyEvents);
+// PostgreSQL delivers the notification only on commit and folds identical ones of a
+// transaction into one. When this instance's subscribers
 // are signalled in-process after the commit, the notification carries the instance's
 // name and its own listener skips it (one wakeup per commit, not two); inside a
 // subscriber's transaction, whose commit fires no hook, it carries none.
