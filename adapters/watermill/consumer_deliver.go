@@ -64,10 +64,16 @@ func (e savepointError) Unwrap() error { return e.err }
 
 func (r *Router) attempt(ctx context.Context, c events.Consumer, ev events.Envelope) error {
 	q := r.db.Write(ctx)
-	if _, err := q.ExecContext(ctx, "SAVEPOINT "+savepoint); err != nil {
-		return savepointError{fmt.Errorf("savepoint: %w", err)}
+	open, keep := ctx.Value(openSavepointKey{}).(*openSavepoint)
+	releasePrevious := keep && open.open
+	if keep {
+		open.open = false
 	}
-	if _, err := r.ledger.applyOnce(ctx, c, ev); err != nil {
+	if _, err := r.ledger.enterAttempt(ctx, c, ev, releasePrevious); err != nil {
+		var dbErr savepointError
+		if errors.As(err, &dbErr) {
+			return err
+		}
 		// ROLLBACK TO keeps the savepoint: release it too, so attempts do not nest.
 		for _, stmt := range []string{"ROLLBACK TO SAVEPOINT ", "RELEASE SAVEPOINT "} {
 			if _, rbErr := q.ExecContext(ctx, stmt+savepoint); rbErr != nil {
@@ -76,10 +82,30 @@ func (r *Router) attempt(ctx context.Context, c events.Consumer, ev events.Envel
 		}
 		return err
 	}
+	if keep && r.db.Dialect == sqldb.Postgres {
+		// Left open: the next event's round trip releases it, or the commit does.
+		open.open = true
+		return nil
+	}
 	if _, err := q.ExecContext(ctx, "RELEASE SAVEPOINT "+savepoint); err != nil {
 		return savepointError{fmt.Errorf("release savepoint: %w", err)}
 	}
 	return nil
+}
+
+// openSavepoint says whether the transaction it belongs to still holds the savepoint of
+// its last event applied. On PostgreSQL the router leaves that savepoint open and releases
+// it in the next event's first round trip (or lets the commit release it): one round trip
+// per event and consumer instead of three. Without one in the context (replay, rebuild
+// paths), every attempt releases its own savepoint.
+type openSavepoint struct{ open bool }
+
+type openSavepointKey struct{}
+
+// withOpenSavepoint gives ctx, whose transaction has no consumer savepoint yet, the
+// tracking of one; one per transaction.
+func withOpenSavepoint(ctx context.Context, s *openSavepoint) context.Context {
+	return context.WithValue(ctx, openSavepointKey{}, s)
 }
 
 func (r *Router) park(ctx context.Context, c events.Consumer, ev events.Envelope, payload []byte, cause error, attempts int) error {

@@ -2,6 +2,7 @@ package watermill
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -14,9 +15,12 @@ import (
 // Ledger records, in the caller's transaction, which events each consumer applied
 // (event_processed) and which it parked after failing (event_failures).
 type Ledger struct {
-	db                                        *sqldb.DB
-	clock                                     platform.Clock
-	markProcessed, park, list, listAll        string
+	db                                 *sqldb.DB
+	clock                              platform.Clock
+	markProcessed, park, list, listAll string
+	// On PostgreSQL, one round trip each (simple protocol, enterAttempt): the attempt's
+	// savepoint and its marker, after releasing the previous event's savepoint (enterNext) or not.
+	enterFirst, enterNext                     string
 	markReplayed, recordRetryFailure, pending string
 }
 
@@ -25,8 +29,9 @@ func NewLedger(db *sqldb.DB, clock platform.Clock) *Ledger {
 	const columns = `consumer, event_id, event_type, payload, error, attempts, first_failed_at, last_failed_at, replayed_at`
 	return &Ledger{
 		db: db, clock: clock,
-		markProcessed: db.Rebind(`INSERT INTO event_processed (consumer, event_id, processed_at) VALUES (?, ?, ?)
-			ON CONFLICT (consumer, event_id) DO NOTHING`),
+		markProcessed: db.Rebind(markProcessed),
+		enterFirst:    "SAVEPOINT " + savepoint + "; " + db.Rebind(markProcessed),
+		enterNext:     "RELEASE SAVEPOINT " + savepoint + "; SAVEPOINT " + savepoint + "; " + db.Rebind(markProcessed),
 		// Parked again (a duplicate delivery failing once more): count the attempts, reopen it.
 		park: db.Rebind(`INSERT INTO event_failures (consumer, event_id, event_type, payload, error, attempts, first_failed_at, last_failed_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -42,10 +47,44 @@ func NewLedger(db *sqldb.DB, clock platform.Clock) *Ledger {
 	}
 }
 
+// markProcessed records that a consumer applied an event; nothing when it did before.
+const markProcessed = `INSERT INTO event_processed (consumer, event_id, processed_at) VALUES (?, ?, ?)
+	ON CONFLICT (consumer, event_id) DO NOTHING`
+
 // applyOnce runs c.Handle on ev unless c already applied it, in the transaction of ctx.
 // It reports whether Handle ran. The marker and Handle's writes commit or vanish together.
 func (l *Ledger) applyOnce(ctx context.Context, c events.Consumer, ev events.Envelope) (bool, error) {
 	res, err := l.db.Write(ctx).ExecContext(ctx, l.markProcessed, c.Name, ev.ID, l.now())
+	return l.handleIfFirst(ctx, c, ev, res, err)
+}
+
+// enterAttempt releases the savepoint the previous event left open in this transaction
+// (PostgreSQL), opens the attempt's savepoint and marks ev processed by c, in one round trip
+// where it can, then runs c.Handle unless c applied ev before. It reports whether Handle ran.
+// On error the attempt's savepoint may or may not exist: the caller rolls back to it.
+func (l *Ledger) enterAttempt(ctx context.Context, c events.Consumer, ev events.Envelope, releasePrevious bool) (bool, error) {
+	q := l.db.Write(ctx)
+	if l.db.Dialect == sqldb.Postgres {
+		stmt := l.enterFirst
+		if releasePrevious {
+			stmt = l.enterNext
+		}
+		res, err := q.ExecContext(ctx, stmt, sqldb.SimpleProtocol, c.Name, ev.ID, l.now())
+		return l.handleIfFirst(ctx, c, ev, res, err)
+	}
+	if releasePrevious {
+		if _, err := q.ExecContext(ctx, "RELEASE SAVEPOINT "+savepoint); err != nil {
+			return false, savepointError{fmt.Errorf("release savepoint: %w", err)}
+		}
+	}
+	if _, err := q.ExecContext(ctx, "SAVEPOINT "+savepoint); err != nil {
+		return false, savepointError{fmt.Errorf("savepoint: %w", err)}
+	}
+	return l.applyOnce(ctx, c, ev)
+}
+
+// handleIfFirst runs c.Handle when the marker's insert (res, err) added a row.
+func (l *Ledger) handleIfFirst(ctx context.Context, c events.Consumer, ev events.Envelope, res sql.Result, err error) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("mark %s processed by %s: %w", ev.ID, c.Name, err)
 	}

@@ -123,6 +123,13 @@ func (p *Positions) Rewind(ctx context.Context, group string) error {
 	if _, err := p.db.Write(ctx).ExecContext(ctx, p.forget, group); err != nil {
 		return fmt.Errorf("forget what %s applied: %w", group, err)
 	}
+	if p.db.Dialect == sqldb.Postgres {
+		// On commit, every instance's subscribers poll again (a caught-up subscriber would
+		// otherwise notice the rewind only at its next safety check, within a second).
+		if _, err := p.db.Write(ctx).ExecContext(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, notification("", nil)); err != nil {
+			return fmt.Errorf("rewind %s: notify: %w", group, err)
+		}
+	}
 	return nil
 }
 

@@ -97,7 +97,7 @@ func (o *Outbox) Publish(ctx context.Context, evs ...events.Event) error {
 	if err := pub.Publish(Topic, msgs...); err != nil {
 		return fmt.Errorf("outbox publish: %w", err)
 	}
-	return o.signal(ctx, tx, partitionKeys(evs))
+	return o.signal(ctx, tx, partitionKeys(evs), eventTypes(evs))
 }
 
 // partitionKeys lists the distinct partition keys of evs (usually one: a command changes
@@ -113,17 +113,29 @@ func partitionKeys(evs []events.Event) []uint32 {
 	return keys
 }
 
-// signal arranges the wakeups; PostgreSQL delivers the notification only on commit
-// and folds identical ones of a transaction into one. When this instance's subscribers
+// eventTypes lists the distinct types of evs.
+func eventTypes(evs []events.Event) []events.Type {
+	types := make([]events.Type, 0, 1)
+	for _, ev := range evs {
+		if !slices.Contains(types, ev.Type) {
+			types = append(types, ev.Type)
+		}
+	}
+	return types
+}
+
+// signal arranges the wakeups (in-process with the types too: Wakeup.NotifyEvents);
+// PostgreSQL delivers the notification only on commit and folds identical ones of a
+// transaction into one. When this instance's subscribers
 // are signalled in-process after the commit, the notification carries the instance's
 // name and its own listener skips it (one wakeup per commit, not two); inside a
 // subscriber's transaction, whose commit fires no hook, it carries none.
-func (o *Outbox) signal(ctx context.Context, tx sqldb.Querier, keys []uint32) error {
+func (o *Outbox) signal(ctx context.Context, tx sqldb.Querier, keys []uint32, types []events.Type) error {
 	if o.wake == nil {
 		return nil
 	}
 	from := ""
-	if sqldb.AfterCommit(ctx, func() { o.wake.Notify(keys...) }) {
+	if sqldb.AfterCommit(ctx, func() { o.wake.NotifyEvents(keys, types) }) {
 		from = o.wake.instance
 	}
 	if o.db.Dialect == sqldb.Postgres {

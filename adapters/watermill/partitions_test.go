@@ -1,6 +1,7 @@
 package watermill
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -74,5 +75,37 @@ func TestWakeupSignalsOnlyThePartitionsOfTheKeys(t *testing.T) {
 	}
 	if _, keys := parseNotification("inst|12,x"); keys != nil {
 		t.Fatal("an unreadable key list must mean everyone")
+	}
+}
+
+func TestWakeupSignalsCommitsOfTypesAConsumerDoesNotTakeLazily(t *testing.T) {
+	w := NewWakeup()
+	revocations := events.Consumer{Name: "r", Types: []events.Type{"enrollment.revoked"}, Handle: func(context.Context, events.Envelope) error { return nil }}
+	sig, lazy, cancel := w.SubscribeTypes(nil, revocations.Handles)
+	defer cancel()
+	sigAll, lazyAll, cancelAll := w.SubscribeTypes(nil, nil)
+	defer cancelAll()
+	got := func(ch <-chan struct{}) bool {
+		select {
+		case <-ch:
+			return true
+		case <-time.After(10 * time.Millisecond):
+			return false
+		}
+	}
+	if lazyAll != nil {
+		t.Fatal("a consumer of every type needs no lazy signal")
+	}
+	w.NotifyEvents(nil, []events.Type{"student.created"})
+	if got(sig) || !got(lazy) || !got(sigAll) {
+		t.Fatal("a commit of a type the consumer does not take must signal it lazily only, and everyone else at once")
+	}
+	w.NotifyEvents(nil, []events.Type{"student.created", "enrollment.revoked"})
+	if !got(sig) || got(lazy) {
+		t.Fatal("a commit holding a type the consumer takes must wake it at once")
+	}
+	w.Notify() // types unknown (another instance, a reconnect): at once
+	if !got(sig) || got(lazy) {
+		t.Fatal("a signal without types must wake every subscriber at once")
 	}
 }

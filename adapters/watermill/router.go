@@ -23,6 +23,8 @@ type RouterConfig struct {
 	BatchSize int
 	// PollInterval is the safety poll: how long an idle subscriber sleeps when nothing wakes it.
 	PollInterval time.Duration
+	// On PostgreSQL a subscriber that found nothing beyond its position asks that
+	// question again (one indexed read) instead of polling, and polls only on a yes.
 	// Burst are the re-polls after a wakeup or a batch (PostgreSQL: an event committed
 	// behind an older open transaction becomes visible only when that one ends).
 	Burst []time.Duration
@@ -293,7 +295,7 @@ func (r *Router) handler(c events.Consumer, sub *drainingSubscriber, inTx func(*
 				if err := lockConsumer(ctx, r.db, c.Name, false); err != nil {
 					return err
 				}
-				return r.deliver(ctx, c, msg)
+				return r.deliver(withOpenSavepoint(ctx, &openSavepoint{}), c, msg)
 			})
 		}
 		ctx, ok := inTx(msg)

@@ -11,6 +11,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/events"
 )
 
 // SQLTransport is the default Transport: each part is a watermill-sql subscriber polling
@@ -23,18 +24,27 @@ type SQLTransport struct {
 	pos    *Positions
 	cfg    RouterConfig
 	logger wm.LoggerAdapter
+	checks *pendingBatch // the caught-up parts' safety checks, one statement a second
 }
 
 // NewSQLTransport builds the SQL transport.
 func NewSQLTransport(db *sqldb.DB, wake *Wakeup, pos *Positions, cfg RouterConfig, logger wm.LoggerAdapter) *SQLTransport {
-	return &SQLTransport{db: db, wake: wake, pos: pos, cfg: cfg, logger: logger}
+	return &SQLTransport{db: db, wake: wake, pos: pos, cfg: cfg, logger: logger, checks: &pendingBatch{pos: pos}}
 }
 
 // Subscribe builds part p's subscriber.
 func (t *SQLTransport) Subscribe(_ context.Context, p Part) (Subscription, error) {
-	signals, cancel := t.wake.Subscribe(p.Holds)
+	var takes func(events.Type) bool
+	if p.Consumer.Types != nil {
+		takes = p.Consumer.Handles
+	}
+	signals, lazy, cancel := t.wake.SubscribeTypes(p.Holds, takes)
 	stop := make(chan struct{})
 	g := newGate(t.db.Writer.DB, signals, stop, t.cfg.PollInterval, time.Second, t.cfg.Burst, t.cfg.BatchSize, t.pendingCheck(p))
+	g.lazy = lazy
+	if g.pending != nil {
+		g.idleCheck = func(ctx context.Context) (bool, error) { return t.checks.behind(ctx, p) }
+	}
 	deadline := t.cfg.AckDeadline
 	sub, err := wsql.NewSubscriber(g, wsql.SubscriberConfig{
 		ConsumerGroup:  p.Group(),
@@ -60,8 +70,9 @@ func (t *SQLTransport) Subscribe(_ context.Context, p Part) (Subscription, error
 			if !ok {
 				return nil, false
 			}
-			// sqldb.AfterCommit inside Handle runs once the batch has committed (see gate).
-			return g.hooks.Context(t.db.WithTx(msg.Context(), tx)), true
+			// sqldb.AfterCommit inside Handle runs once the batch has committed (see gate);
+			// the router's savepoints are tracked per batch transaction.
+			return withOpenSavepoint(g.hooks.Context(t.db.WithTx(msg.Context(), tx)), g.savepoint), true
 		},
 	}, nil
 }

@@ -3,9 +3,12 @@ package watermill
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/creatorapi/creatorapi/application/events"
 )
 
 // Wakeup tells subscribers that events may be waiting: the outbox signals it after a
@@ -16,7 +19,7 @@ import (
 // partitions (one in Parts per consumer, not every partition's subscriber).
 type Wakeup struct {
 	mu   sync.Mutex
-	subs map[chan struct{}]func(key uint32) bool
+	subs map[chan struct{}]wakeSub
 	// instance names this process in PostgreSQL notifications, so that its listener can
 	// skip the ones its own commits already signalled in-process.
 	instance string
@@ -26,7 +29,15 @@ type Wakeup struct {
 func NewWakeup() *Wakeup {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	return &Wakeup{subs: map[chan struct{}]func(uint32) bool{}, instance: hex.EncodeToString(b[:])}
+	return &Wakeup{subs: map[chan struct{}]wakeSub{}, instance: hex.EncodeToString(b[:])}
+}
+
+// wakeSub is one subscriber: the partition keys it holds and the event types its consumer
+// takes (nil: all), and where a signal of events it does not take goes (nil: nowhere).
+type wakeSub struct {
+	holds func(key uint32) bool
+	takes func(events.Type) bool
+	lazy  chan struct{}
 }
 
 // Instance is the random name of this process in notifications.
@@ -34,18 +45,35 @@ func (w *Wakeup) Instance() string { return w.instance }
 
 // Notify wakes, without blocking, the subscribers that hold one of keys (every subscriber
 // when keys is empty: a signal that does not know what was committed).
-func (w *Wakeup) Notify(keys ...uint32) {
+func (w *Wakeup) Notify(keys ...uint32) { w.NotifyEvents(keys, nil) }
+
+// NotifyEvents wakes the subscribers that hold one of keys, as Notify, when their consumer
+// takes one of types (or types is empty: unknown). The others get a lazy signal: they only
+// have to move their position past these events, which can wait for one poll of many.
+func (w *Wakeup) NotifyEvents(keys []uint32, types []events.Type) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for ch, holds := range w.subs {
-		if !wants(holds, keys) {
+	for ch, sub := range w.subs {
+		if !wants(sub.holds, keys) {
 			continue
+		}
+		if !takesAny(sub.takes, types) {
+			if ch = sub.lazy; ch == nil {
+				continue
+			}
 		}
 		select {
 		case ch <- struct{}{}:
 		default: // already pending
 		}
 	}
+}
+
+func takesAny(takes func(events.Type) bool, types []events.Type) bool {
+	if takes == nil || len(types) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(types, takes)
 }
 
 func wants(holds func(uint32) bool, keys []uint32) bool {
@@ -63,11 +91,22 @@ func wants(holds func(uint32) bool, keys []uint32) bool {
 // Subscribe returns a channel that receives a signal after a Notify for a key holds
 // accepts (nil: every Notify); cancel releases it.
 func (w *Wakeup) Subscribe(holds func(key uint32) bool) (signals <-chan struct{}, cancel func()) {
+	signals, _, cancel = w.SubscribeTypes(holds, nil)
+	return signals, cancel
+}
+
+// SubscribeTypes is Subscribe for a consumer that takes only the types takes accepts (nil:
+// all): commits of other types only signal lazy (see NotifyEvents).
+func (w *Wakeup) SubscribeTypes(holds func(key uint32) bool, takes func(events.Type) bool) (signals, lazy <-chan struct{}, cancel func()) {
 	ch := make(chan struct{}, 1)
+	sub := wakeSub{holds: holds, takes: takes}
+	if takes != nil {
+		sub.lazy = make(chan struct{}, 1)
+	}
 	w.mu.Lock()
-	w.subs[ch] = holds
+	w.subs[ch] = sub
 	w.mu.Unlock()
-	return ch, func() {
+	return ch, sub.lazy, func() {
 		w.mu.Lock()
 		delete(w.subs, ch)
 		w.mu.Unlock()

@@ -27,15 +27,27 @@ import (
 type gate struct {
 	*sql.DB // the ContextExecutor part of wsql.Beginner
 	signals <-chan struct{}
+	// lazy signals commits of events the consumer does not take: a poll within idle moves
+	// the position past them (one poll for all of them, instead of one per commit).
+	lazy    <-chan struct{}
 	stop    <-chan struct{}
 	idle    time.Duration   // safety poll when nothing signals
 	retry   time.Duration   // wait after a failed poll
 	burst   []time.Duration // re-polls after a signal or a batch; empty: none
 	pending func(context.Context) (bool, error)
-	hooks   *sqldb.CommitHooks // what the batch's handlers asked to run after its commit
-	batch   int                // the subscriber's batch size
-	rows    int                // rows of the last poll (countingSchema)
-	misses  int                // empty polls since the last signal or batch
+	// idleCheck, when set, asks pending's question for a caught-up gate's safety check,
+	// batched with the instance's other parts (pendingBatch).
+	idleCheck func(context.Context) (bool, error)
+	hooks     *sqldb.CommitHooks // what the batch's handlers asked to run after its commit
+	// savepoint tracks the router's savepoint in the batch transaction (a new one per BeginTx).
+	savepoint *openSavepoint
+	batch     int // the subscriber's batch size
+	rows      int // rows of the last poll (countingSchema)
+	misses    int // empty polls since the last signal or batch
+	// caughtUp: the last pending check found nothing beyond the position, held back or
+	// not, so only a commit, which signals, can bring more: the safety poll asks again
+	// instead of polling.
+	caughtUp bool
 }
 
 // newGate builds a gate; pending, which may be nil, tells whether committed events lie
@@ -77,6 +89,7 @@ func (g *gate) HandleError(logger wm.LoggerAdapter, noMsg bool, err error) time.
 // BeginTx implements wsql.Beginner: it waits as the last polls warrant, then begins.
 func (g *gate) BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error) {
 	g.wait(ctx)
+	g.savepoint = &openSavepoint{}
 	return g.DB.BeginTx(ctx, opts)
 }
 
@@ -96,21 +109,68 @@ func (g *gate) wait(ctx context.Context) {
 	if g.misses == 1 && len(g.burst) > 0 && g.pending != nil {
 		// Nothing beyond the position, held back or not: any later commit signals, so sleep
 		// until then. (A failed check keeps the burst: it costs polls, never an event.)
-		if p, err := g.pending(ctx); err == nil && !p {
-			g.misses = len(g.burst) + 1
+		g.check(ctx, g.pending)
+	}
+	for {
+		d := g.idle
+		switch {
+		case g.misses <= len(g.burst):
+			d = g.burst[g.misses-1]
+		case g.caughtUp && g.idleCheck != nil:
+			// On the next whole second, with the instance's other caught-up parts.
+			now := time.Now()
+			d = now.Truncate(g.idle).Add(g.idle).Sub(now)
+		}
+		if g.sleep(ctx, d) || !g.caughtUp {
+			return // woken, or a burst step or the safety poll: poll
+		}
+		// Caught up at the last look: the safety poll asks the pending question instead
+		// (an index probe; a poll is a transaction that locks the offsets row, so takes a
+		// transaction id and a WAL flush at commit) and polls only when something lies
+		// beyond the position (a commit whose signal did not come, say).
+		check := g.idleCheck
+		if check == nil {
+			check = g.pending
+		}
+		if !g.check(ctx, check) {
+			return
 		}
 	}
-	d := g.idle
-	if g.misses <= len(g.burst) {
-		d = g.burst[g.misses-1]
+}
+
+// check asks whether anything lies beyond the position and notes the answer: caught up
+// (nothing, held back or not) skips the burst. It reports caughtUp.
+func (g *gate) check(ctx context.Context, pending func(context.Context) (bool, error)) bool {
+	p, err := pending(ctx)
+	if g.caughtUp = err == nil && !p; g.caughtUp {
+		g.misses = len(g.burst) + 1
 	}
+	return g.caughtUp
+}
+
+// sleep waits d and reports whether something woke the gate before: a signal (the next
+// poll comes at once), a lazy signal (a poll within idle), or stop.
+func (g *gate) sleep(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-g.signals:
-		g.misses = 0
+	case <-g.lazy:
+		lt := time.NewTimer(g.idle)
+		defer lt.Stop()
+		select {
+		case <-g.signals:
+		case <-lt.C:
+		case <-t.C:
+		case <-g.stop:
+		case <-ctx.Done():
+		}
 	case <-t.C: // a burst step, or the safety poll: misses stays, so an empty poll sleeps again
+		return false
 	case <-g.stop:
 	case <-ctx.Done():
 	}
+	g.misses = 0
+	g.caughtUp = false
+	return true
 }

@@ -14,7 +14,8 @@ import (
 // server's per-database counters count this run alone) and returns its URL and a
 // function that drops it.
 // With logStatements every statement of the run is written to the server's log
-// (log_statement = all for this database alone), to count them by kind.
+// with its duration (log_min_duration_statement = 0 for this database alone), to count
+// them by kind and add up their time.
 func freshDatabase(ctx context.Context, base string, logStatements bool) (string, func(), error) {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
@@ -28,7 +29,9 @@ func freshDatabase(ctx context.Context, base string, logStatements bool) (string
 		return "", nil, fmt.Errorf("create database: %w", err)
 	}
 	if logStatements {
-		if _, err := admin.ExecContext(ctx, "ALTER DATABASE "+name+" SET log_statement = 'all'"); err != nil {
+		// Each statement with its duration (count the "execute" and "statement:" lines;
+		// the extended protocol also logs "parse" and "bind").
+		if _, err := admin.ExecContext(ctx, "ALTER DATABASE "+name+" SET log_min_duration_statement = 0"); err != nil {
 			admin.Close()
 			return "", nil, fmt.Errorf("log statements: %w", err)
 		}

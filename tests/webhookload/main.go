@@ -36,6 +36,7 @@ type config struct {
 	profiles  string // folder for CPU profiles of each phase, or ""
 	phases    []phase
 	logSQL    bool
+	bin       string
 
 	instances  []int    // instance counts to run, each on a fresh database
 	transports []string // sql, nats
@@ -57,7 +58,8 @@ func main() {
 	flag.IntVar(&cfg.agedRows, "aged-rows", 1_000_000, "events (and deliveries, attempts, students) in the aged database")
 	flag.BoolVar(&cfg.sqlite, "sqlite", true, "also run on a fresh SQLite database")
 	flag.StringVar(&cfg.profiles, "profiles", "", "write a CPU profile of the service per phase into this folder (go tool pprof)")
-	flag.BoolVar(&cfg.logSQL, "log-statements", false, "log every statement of the run's PostgreSQL database to the server log")
+	flag.StringVar(&cfg.bin, "bin", "", "run this creatorapi binary instead of building ./cmd/creatorapi (to compare two builds)")
+	flag.BoolVar(&cfg.logSQL, "log-statements", false, "log every statement of the run's PostgreSQL database, with its duration, to the server log")
 	phases := flag.String("phases", "50,200,500,saturation", "load phases: requests/s, or saturation (32 connections)")
 	instances := flag.String("instances", "1", "instance counts to measure, each a run of its own: N `serve` processes on one PostgreSQL database, requests round-robin over them")
 	transports := flag.String("transport", "sql", "event transports to measure: sql, nats")
@@ -107,9 +109,11 @@ func run(ctx context.Context, cfg config) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	bin, err := buildBinary(dir)
-	if err != nil {
-		return err
+	bin := cfg.bin
+	if bin == "" {
+		if bin, err = buildBinary(dir); err != nil {
+			return err
+		}
 	}
 	floor, err := measureFloor(ctx)
 	if err != nil {
@@ -259,7 +263,7 @@ func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine strin
 		}
 		rep.phases = append(rep.phases, res)
 	}
-	rep.idle = measureIdle(svcs, cfg.idle)
+	rep.idle = measureIdle(ctx, svcs, stats, cfg.idle)
 	rep.rssMiB = peakRSS(svc.pid())
 	rep.badSignatures = rc.badCount()
 	rep.print(os.Stdout)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -89,6 +90,7 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 	r.acceptedPerSec = float64(r.accepted) / lastAccepted.Sub(start).Seconds()
 
 	complete := waitForSet(rc, from, to, want, drainLimit)
+	fmt.Printf("webhookload: phase %s from %s to %s UTC, %d requests\n", ph.name, start.UTC().Format("15:04:05.000"), time.Now().UTC().Format("15:04:05.000"), len(results))
 	arrivals := rc.collect(from, to)
 	svc1, err := svcs.cpu()
 	if err != nil {
@@ -166,16 +168,19 @@ func waitQuiet(svcs fleet) time.Duration {
 
 // measureIdle returns the service's and PostgreSQL's CPU over dur with no load, scaled to
 // 30 s, once the consumers have drained (how long that took is reported too).
-func measureIdle(svcs fleet, dur time.Duration) (idle struct{ svc, pg, drained time.Duration }) {
+func measureIdle(ctx context.Context, svcs fleet, stats *sqlx.DB, dur time.Duration) (idle struct{ svc, pg, backends, drained time.Duration }) {
 	idle.drained = waitQuiet(svcs)
 	s0, _ := svcs.cpu()
-	p0 := postgresCPU()
+	p0, b0 := postgresCPU(), backendsCPU(ctx, stats)
+	start := time.Now().UTC()
 	time.Sleep(dur)
+	fmt.Printf("webhookload: idle measured from %s to %s UTC\n", start.Format("15:04:05.000"), time.Now().UTC().Format("15:04:05.000"))
 	s1, _ := svcs.cpu()
-	p1 := postgresCPU()
+	p1, b1 := postgresCPU(), backendsCPU(ctx, stats)
 	scale := float64(30*time.Second) / float64(dur)
 	idle.svc = time.Duration(float64(sum(s1)-sum(s0)) * scale)
 	idle.pg = time.Duration(float64(p1-p0) * scale)
+	idle.backends = time.Duration(float64(backendsDelta(b0, b1)) * scale)
 	return idle
 }
 

@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // clockTicks is USER_HZ, 100 on every Linux this runs on (sysconf(_SC_CLK_TCK)).
@@ -82,4 +85,34 @@ func peakRSS(pid int) float64 {
 		}
 	}
 	return 0
+}
+
+// backendsCPU is the CPU time of the PostgreSQL backends serving the run's database
+// (pg_stat_activity), by pid. Unlike postgresCPU it leaves out other databases' work, so
+// it means something on a shared server; backends that exit between two samples are lost.
+func backendsCPU(ctx context.Context, db *sqlx.DB) map[int]time.Duration {
+	cpu := map[int]time.Duration{}
+	if db == nil {
+		return cpu
+	}
+	var pids []int
+	if err := db.SelectContext(ctx, &pids, `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`); err != nil {
+		return cpu
+	}
+	for _, pid := range pids {
+		if c, err := cpuOf(pid); err == nil {
+			cpu[pid] = c
+		}
+	}
+	return cpu
+}
+
+// backendsDelta is the CPU the backends of after used since before (all of it for a
+// backend that started in between).
+func backendsDelta(before, after map[int]time.Duration) time.Duration {
+	var d time.Duration
+	for pid, c := range after {
+		d += c - before[pid]
+	}
+	return d
 }

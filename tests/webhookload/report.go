@@ -13,7 +13,7 @@ type report struct {
 	run           runOf
 	floor         latencies
 	phases        []phaseResult
-	idle          struct{ svc, pg, drained time.Duration }
+	idle          struct{ svc, pg, backends, drained time.Duration }
 	rssMiB        float64
 	badSignatures int
 }
@@ -55,8 +55,8 @@ func (r report) print(w io.Writer) {
 			fmt.Fprintf(w, "%-11s PostgreSQL per event: %.1f transactions, %.1f row writes (%s)\n", p.name, p.xactsPerEvent, p.writesPerEvent, p.tableWrites)
 		}
 	}
-	fmt.Fprintf(w, "idle (consumers drained after %v): service %s ms, PostgreSQL %s ms of CPU per 30 s; peak RSS %.0f MiB; bad signatures %d\n",
-		r.idle.drained, ms(r.idle.svc), ms(r.idle.pg), r.rssMiB, r.badSignatures)
+	fmt.Fprintf(w, "idle (consumers drained after %v): service %s ms, PostgreSQL %s ms (this database's backends %s ms) of CPU per 30 s; peak RSS %.0f MiB; bad signatures %d\n",
+		r.idle.drained, ms(r.idle.svc), ms(r.idle.pg), ms(r.idle.backends), r.rssMiB, r.badSignatures)
 	fmt.Fprintln(w, "times in ms; backlog = last webhook after the last accepted request; cpu per delivered event; floor = loopback POST without the service")
 }
 
