@@ -7,4 +7,4 @@ import "github.com/jackc/pgx/v5"
 // sanitizer, which refuses to run unless standard_conforming_strings is on), so that one
 // round trip may carry several statements separated by semicolons. RowsAffected is then
 // the last statement's. Never on SQLite.
-var SimpleProtocol any = pgx.QueryExecModeSimpleProtocol
+const SimpleProtocol = pgx.QueryExecModeSimpleProtocol
