@@ -33,7 +33,7 @@ type Config struct {
 	EventsPartitions     int             // CREATORAPI_EVENTS_PARTITIONS, default 0: 4 on PostgreSQL, 1 on SQLite (see EventPartitions)
 	EventsBroker         string          // CREATORAPI_EVENTS_BROKER, default unset (SQL transport); nats://host:4222: NATS JetStream carries events
 	EventsStream         string          // CREATORAPI_EVENTS_STREAM, default creatorapi: prefix of the JetStream stream, subjects and consumers
-	EventsMaxLag         time.Duration   // CREATORAPI_EVENTS_MAX_LAG, default 250ms: the API paces writes while webhooks lag more; 0: never
+	EventsMaxLag         time.Duration   // CREATORAPI_EVENTS_MAX_LAG, default 1s: the API paces writes while webhooks lag more (an overload valve); 0: never
 	Pprof                bool            // CREATORAPI_PPROF, default false: /debug/pprof on the operator listener
 	PublicURL            string          // CREATORAPI_PUBLIC_URL, default http://localhost:<port of HTTPAddr>: the base of links sent
 	ShutdownGrace        time.Duration   // CREATORAPI_SHUTDOWN_GRACE, default 25s: the whole stop, from SIGTERM to exit
@@ -113,8 +113,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if err := checkEventsBroker(cfg.EventsBroker, cfg.EventsStream); err != nil {
 		return Config{}, err
 	}
-	if cfg.EventsMaxLag, err = time.ParseDuration(get("CREATORAPI_EVENTS_MAX_LAG", "250ms")); err != nil || cfg.EventsMaxLag < 0 {
-		return Config{}, fmt.Errorf("CREATORAPI_EVENTS_MAX_LAG must be a duration such as 250ms, or 0 to never pace the API")
+	if cfg.EventsMaxLag, err = time.ParseDuration(get("CREATORAPI_EVENTS_MAX_LAG", "1s")); err != nil || cfg.EventsMaxLag < 0 {
+		return Config{}, fmt.Errorf("CREATORAPI_EVENTS_MAX_LAG must be a duration such as 1s, or 0 to never pace the API")
 	}
 	if cfg.Pprof, err = strconv.ParseBool(get("CREATORAPI_PPROF", "false")); err != nil {
 		return Config{}, fmt.Errorf("CREATORAPI_PPROF: %w", err)
