@@ -25,8 +25,8 @@ const (
 	pacingWeight = 0.2
 	pacingCap    = 10 * time.Second
 	// pacingGain turns the lag over the target into a delay: 100 ms over it delays each
-	// producing request by 10 ms, enough to bring 32 busy connections from ~1,200 to ~850
-	// requests/s on two cores, the pipeline's pace; the delay never exceeds MaxPaceDelay.
+	// producing request by 10 ms, so the accepted rate settles where the pipeline keeps up
+	// (measured in docs/events.md, "Pacing"); the delay never exceeds MaxPaceDelay.
 	pacingGain   = 0.1
 	MaxPaceDelay = 500 * time.Millisecond
 )
