@@ -83,15 +83,33 @@ func hotPaths(db *sqldb.DB) []hotPath {
 	now := time.Now().UTC()
 	return []hotPath{
 		{"webhook fan-out, claim, record", func(ctx context.Context) error {
-			endpoints, err := subs.Enabled(ctx, "ws_0000501", "student.created")
-			if err != nil || len(endpoints) != 2 {
-				return fmt.Errorf("enabled endpoints: %d, %v", len(endpoints), err)
+			// The first fan-out of a type draws no ids: its statement finds the endpoints, which
+			// are inserted one by one. The next ones are held to the end of the transaction (a
+			// subscriber's batch) and written by one statement, with ids drawn beforehand.
+			n, told := 0, 0
+			var wrong error
+			newID := func() string { n++; return fmt.Sprintf("evd_new%d", n) }
+			fan := func(ev string) error {
+				f := webhooks.Fan{WorkspaceID: "ws_0000501", EventID: ev, EventType: "student.created", Payload: []byte(`{}`),
+					At: now, Token: "lease_fan", Until: now.Add(30 * time.Second)}
+				return dispatch.FanOut(ctx, f, newID, func(_ context.Context, leases []webhooks.Lease) {
+					if told++; len(leases) != 2 {
+						wrong = fmt.Errorf("fanned out %s to %d endpoints; want 2", ev, len(leases))
+					}
+				})
 			}
-			for i, s := range endpoints {
-				d := webhooks.NewDelivery(fmt.Sprintf("evd_new%d", i), s, "evt_new", "student.created", []byte(`{}`), now)
-				if _, err := deliveries.AddIfAbsent(ctx, d); err != nil {
+			for i := range 51 {
+				if err := fan(fmt.Sprintf("evt_new%d", i)); err != nil {
 					return err
 				}
+				if i == 0 || i == 50 {
+					if err := sqldb.FlushDeferred(ctx); err != nil {
+						return err
+					}
+				}
+			}
+			if wrong != nil || told != 51 || n != 102 {
+				return fmt.Errorf("%v; %d fan-outs written, %d delivery ids drawn; want 51 and 102", wrong, told, n)
 			}
 			// A dispatcher with 64 free slots, two endpoints at their limit.
 			room := webhooks.Room{PerEndpoint: 16, InFlight: map[string]int{"whk_0000001": 16, "whk_0000002": 16}}
@@ -106,11 +124,16 @@ func hotPaths(db *sqldb.DB) []hotPath {
 				attempts[i] = d.RecordAttempt(webhooks.Result{StatusCode: 204}, now, webhooks.Policy{Schedule: webhooks.DefaultSchedule, MaxRetryAfter: 24 * time.Hour})
 				fs[i] = webhooks.Finished{Delivery: &d, Token: l.Token, Cycle: l.Delivery.CycleAttempts}
 			}
-			saved, err := dispatch.Finish(ctx, fs)
-			if err != nil || len(saved) != 64 || !saved[0] {
+			// Successes are recorded with one statement, a batch with failures with three.
+			saved, err := dispatch.FinishSucceeded(ctx, fs[:32], attempts[:32])
+			if err != nil || len(saved) != 32 || !saved[0] {
+				return fmt.Errorf("finished succeeded %v, %v", saved, err)
+			}
+			saved, err = dispatch.Finish(ctx, fs[32:])
+			if err != nil || len(saved) != 32 || !saved[0] {
 				return fmt.Errorf("finished %v, %v", saved, err)
 			}
-			if err := deliveries.AddAttempts(ctx, attempts); err != nil {
+			if err := deliveries.AddAttempts(ctx, attempts[32:]); err != nil {
 				return err
 			}
 			return subs.MarkHealthy(ctx, "ws_0000501", []string{"whk_0000501", "whk_0001501"})

@@ -237,6 +237,8 @@ func WebhookDispatch(t *testing.T, open WebhookFactory) {
 			t.Fatalf("after the lease: claimed %v", ids)
 		}
 	})
+	fanOutCases(t, a)
+	finishSucceededCases(t, a)
 }
 
 // settleNotices sends every notice due at settleAt.

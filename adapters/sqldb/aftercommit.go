@@ -40,21 +40,35 @@ func AfterCommit(ctx context.Context, fn func()) bool {
 	return true
 }
 
-// CommitHooks collects the AfterCommit functions of a transaction this package does not
-// commit (a watermill subscriber's batch): its owner runs them once it has committed, or
-// discards them after a rollback.
-type CommitHooks struct{ h commitHooks }
+// CommitHooks collects the AfterCommit functions and the Deferred writes of a transaction
+// this package does not commit (a watermill subscriber's batch): its owner flushes the
+// writes just before the commit, runs the functions once it has committed, or discards
+// both after a rollback.
+type CommitHooks struct {
+	h commitHooks
+	d deferredWrites
+}
 
-// Context makes AfterCommit calls under ctx register with c.
+// Context makes AfterCommit and Deferred.Add calls under ctx register with c.
 func (c *CommitHooks) Context(ctx context.Context) context.Context {
-	return context.WithValue(ctx, hooksKey{}, &c.h)
+	return context.WithValue(context.WithValue(ctx, hooksKey{}, &c.h), deferredKey{}, &c.d)
+}
+
+// Flush writes and forgets the deferred items, in the transaction of ctx: call it
+// before the commit. What the writes register with AfterCommit runs with the others.
+func (c *CommitHooks) Flush(ctx context.Context) error {
+	return c.d.flush(context.WithValue(ctx, hooksKey{}, &c.h))
 }
 
 // Run runs and forgets what was registered: call it after the commit.
-func (c *CommitHooks) Run() { c.h.run() }
+func (c *CommitHooks) Run() {
+	c.d.discard() // flushed before the commit, or nothing to keep
+	c.h.run()
+}
 
 // Discard forgets what was registered: call it after a rollback.
 func (c *CommitHooks) Discard() {
+	c.d.discard()
 	c.h.mu.Lock()
 	c.h.fns = nil
 	c.h.mu.Unlock()

@@ -24,7 +24,8 @@ func TxFromContext(ctx context.Context) (*sqlx.Tx, bool) {
 }
 
 // WithinTx runs fn in a transaction carried by ctx; a nested call joins the outer one.
-// fn's error, or a panic, rolls back; otherwise it commits and reports a commit failure.
+// fn's error, or a panic, rolls back; otherwise it writes what fn deferred (Deferred),
+// commits and reports a failure of either.
 func (db *DB) WithinTx(ctx context.Context, fn func(ctx context.Context) error) (err error) {
 	if _, ok := TxFromContext(ctx); ok {
 		return fn(ctx)
@@ -34,6 +35,7 @@ func (db *DB) WithinTx(ctx context.Context, fn func(ctx context.Context) error) 
 		return fmt.Errorf("begin transaction: %w", err)
 	}
 	hooks := &commitHooks{} // run after a successful commit only
+	deferred := &deferredWrites{}
 	defer func() {
 		if p := recover(); p != nil {
 			_ = tx.Rollback()
@@ -45,13 +47,22 @@ func (db *DB) WithinTx(ctx context.Context, fn func(ctx context.Context) error) 
 			}
 			return
 		}
+		if ferr := deferred.flush(txCtx(ctx, tx, hooks, deferred)); ferr != nil {
+			_ = tx.Rollback()
+			err = fmt.Errorf("deferred writes: %w", ferr)
+			return
+		}
 		if cerr := tx.Commit(); cerr != nil {
 			err = fmt.Errorf("commit: %w", cerr)
 			return
 		}
 		hooks.run()
 	}()
-	return fn(context.WithValue(context.WithValue(ctx, txKey{}, tx), hooksKey{}, hooks))
+	return fn(txCtx(ctx, tx, hooks, deferred))
+}
+
+func txCtx(ctx context.Context, tx *sqlx.Tx, hooks *commitHooks, deferred *deferredWrites) context.Context {
+	return context.WithValue(context.WithValue(context.WithValue(ctx, txKey{}, tx), hooksKey{}, hooks), deferredKey{}, deferred)
 }
 
 // Write returns the transaction in ctx or the writer pool.

@@ -39,8 +39,9 @@ func (r *Router) deliver(ctx context.Context, c events.Consumer, msg *message.Me
 		var dbErr savepointError
 		if errors.As(err, &dbErr) || ctx.Err() != nil || sqldb.IsSerializationFailure(err) {
 			// Stopping, past the ack deadline, or the transaction is broken or conflicted
-			// with another (in its snapshot a retry would fail alike): nack, and the batch
-			// comes again in a new transaction.
+			// with another (in its snapshot a retry would fail alike): the event comes again
+			// in a new transaction (the SQL transport's handler aborts the batch, batchAbort;
+			// a broker redelivers the nacked message).
 			return err
 		}
 		if attempt >= r.cfg.Attempts {
@@ -69,11 +70,13 @@ func (r *Router) attempt(ctx context.Context, c events.Consumer, ev events.Envel
 	if keep {
 		open.open = false
 	}
+	mark := sqldb.DeferredMark(ctx) // the attempt's deferred writes go with its savepoint
 	if _, err := r.ledger.enterAttempt(ctx, c, ev, releasePrevious); err != nil {
 		var dbErr savepointError
 		if errors.As(err, &dbErr) {
 			return err
 		}
+		sqldb.DeferredRollback(ctx, mark)
 		// ROLLBACK TO keeps the savepoint: release it too, so attempts do not nest.
 		for _, stmt := range []string{"ROLLBACK TO SAVEPOINT ", "RELEASE SAVEPOINT "} {
 			if _, rbErr := q.ExecContext(ctx, stmt+savepoint); rbErr != nil {

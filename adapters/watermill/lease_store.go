@@ -26,7 +26,8 @@ type leaseStore struct {
 	consumers                                              string // this instance's, comma-separated
 	layout, instance, renew, census, claim, free, leave    string
 	forgetInstance, sweepInstances, sweepLeases, currentLy string
-	holders                                                string
+	// aliveRenew (PostgreSQL) is instance and renew in one statement.
+	aliveRenew string
 }
 
 // newLeaseStore prepares the statements of an instance running consumers.
@@ -44,10 +45,19 @@ func newLeaseStore(db *sqldb.DB, consumers []string) *leaseStore {
 		instance: db.Rebind(`INSERT INTO event_instances (instance, consumers, seen_at) VALUES (?, ?, ?)
 			ON CONFLICT (instance) DO UPDATE SET seen_at = excluded.seen_at, consumers = excluded.consumers`),
 		// Renewing a lease that expired is safe: nobody took it, or owner would differ.
-		renew:  db.Rebind(`UPDATE event_leases SET expires_at = ? WHERE owner = ? RETURNING consumer, parts, part`),
-		census: db.Rebind(`SELECT consumers FROM event_instances WHERE seen_at >= ?`),
-		holders: db.Rebind(`SELECT i.instance, l.consumer, COUNT(l.part) AS n
-			FROM event_instances i LEFT JOIN event_leases l ON l.owner = i.instance AND l.parts = ? AND l.expires_at >= ?
+		renew: db.Rebind(`UPDATE event_leases SET expires_at = ? WHERE owner = ? RETURNING consumer, parts, part`),
+		aliveRenew: `WITH me AS (INSERT INTO event_instances (instance, consumers, seen_at) VALUES ($1, $2, $3)
+				ON CONFLICT (instance) DO UPDATE SET seen_at = excluded.seen_at, consumers = excluded.consumers
+				RETURNING instance)
+			UPDATE event_leases SET expires_at = $4 WHERE owner = (SELECT instance FROM me) RETURNING consumer, parts, part`,
+		// What a heartbeat learns, in one statement: the live instances' consumers
+		// ('alive'), the deployment's layout ('layout'), and per live instance the live
+		// pairs of that layout it holds per consumer ('held'; consumer '' when none).
+		census: db.Rebind(`SELECT 'alive' AS kind, consumers AS name, '' AS instance, 0 AS n FROM event_instances WHERE seen_at >= ?
+			UNION ALL SELECT 'layout', '', '', parts FROM event_layout WHERE id = 1
+			UNION ALL SELECT 'held', COALESCE(l.consumer, ''), i.instance, COUNT(l.part)
+			FROM event_instances i LEFT JOIN event_leases l ON l.owner = i.instance
+				AND l.parts = COALESCE((SELECT parts FROM event_layout WHERE id = 1), 1) AND l.expires_at >= ?
 			WHERE i.seen_at >= ? GROUP BY i.instance, l.consumer`),
 		// A pair of the current layout is free, or its holder stopped renewing; and no pair of
 		// the same consumer in another layout is still held (a count change waits for the old
@@ -121,47 +131,58 @@ type census struct {
 }
 
 // heartbeat says that instance is alive, extends its leases until until, and returns the
-// pairs it holds and the census (instances alive since aliveSince, current layout).
+// pairs it holds and the census (instances alive since aliveSince, current layout). Two
+// statements on PostgreSQL (the writes, then the census), three on SQLite.
 func (s *leaseStore) heartbeat(ctx context.Context, instance string, now, until, aliveSince time.Time) ([]leaseKey, census, error) {
-	if _, err := s.db.Writer.ExecContext(ctx, s.instance, instance, s.consumers, now); err != nil {
-		return nil, census{}, fmt.Errorf("event instances: heartbeat: %w", err)
-	}
 	var held []leaseKey
-	if err := s.db.Writer.SelectContext(ctx, &held, s.renew, until, instance); err != nil {
-		return nil, census{}, fmt.Errorf("event leases: renew: %w", err)
-	}
-	var lists []string
-	if err := s.db.Writer.SelectContext(ctx, &lists, s.census, aliveSince); err != nil {
-		return nil, census{}, fmt.Errorf("event instances: census: %w", err)
-	}
-	c := census{Alive: map[string]int{}, Fewest: map[string]int{}}
-	for _, l := range lists {
-		for _, name := range strings.Split(l, ",") {
-			c.Alive[name]++
+	if s.db.Dialect == sqldb.Postgres {
+		if err := s.db.Writer.SelectContext(ctx, &held, s.aliveRenew, instance, s.consumers, now, until); err != nil {
+			return nil, census{}, fmt.Errorf("event leases: heartbeat: %w", err)
+		}
+	} else {
+		if _, err := s.db.Writer.ExecContext(ctx, s.instance, instance, s.consumers, now); err != nil {
+			return nil, census{}, fmt.Errorf("event instances: heartbeat: %w", err)
+		}
+		if err := s.db.Writer.SelectContext(ctx, &held, s.renew, until, instance); err != nil {
+			return nil, census{}, fmt.Errorf("event leases: renew: %w", err)
 		}
 	}
-	parts, err := s.Layout(ctx)
-	if err != nil {
-		return nil, census{}, err
+	var rows []struct {
+		Kind     string `db:"kind"`
+		Name     string `db:"name"`
+		Instance string `db:"instance"`
+		N        int    `db:"n"`
 	}
-	c.Parts = parts
-	var counts []struct {
-		Instance string         `db:"instance"`
-		Consumer sql.NullString `db:"consumer"`
-		N        int            `db:"n"`
+	if err := s.db.Writer.SelectContext(ctx, &rows, s.census, aliveSince, now, aliveSince); err != nil {
+		return nil, census{}, fmt.Errorf("event instances: census: %w", err)
 	}
-	if err := s.db.Writer.SelectContext(ctx, &counts, s.holders, parts, now, aliveSince); err != nil {
-		return nil, census{}, fmt.Errorf("event leases: holders: %w", err)
+	c := census{Alive: map[string]int{}, Fewest: map[string]int{}, Parts: 1}
+	type holding struct {
+		Instance, Consumer string
+		N                  int
+	}
+	var counts []holding
+	for _, r := range rows {
+		switch r.Kind {
+		case "alive":
+			for _, name := range strings.Split(r.Name, ",") {
+				c.Alive[name]++
+			}
+		case "layout":
+			c.Parts = r.N
+		case "held":
+			counts = append(counts, holding{Instance: r.Instance, Consumer: r.Name, N: r.N})
+		}
 	}
 	seen := map[string]map[string]int{} // consumer -> instance -> pairs
 	totals := map[string]int{}          // instance -> pairs
 	for _, row := range counts {
 		totals[row.Instance] += row.N
-		if row.Consumer.Valid {
-			if seen[row.Consumer.String] == nil {
-				seen[row.Consumer.String] = map[string]int{}
+		if row.Consumer != "" {
+			if seen[row.Consumer] == nil {
+				seen[row.Consumer] = map[string]int{}
 			}
-			seen[row.Consumer.String][row.Instance] = row.N
+			seen[row.Consumer][row.Instance] = row.N
 		}
 	}
 	for name, alive := range c.Alive {

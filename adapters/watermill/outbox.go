@@ -74,6 +74,8 @@ func (o *Outbox) SignalCommits(w *Wakeup) *Outbox {
 var ErrNoTransaction = errors.New("outbox: publish outside a transaction")
 
 // Publish stamps each event with an evt_ id and the time, and inserts it in the outbox.
+// On PostgreSQL the insert and the cross-instance notification are one statement, so a
+// publish costs one round trip inside the caller's transaction, not two.
 func (o *Outbox) Publish(ctx context.Context, evs ...events.Event) error {
 	if len(evs) == 0 {
 		return nil
@@ -90,14 +92,16 @@ func (o *Outbox) Publish(ctx context.Context, evs ...events.Event) error {
 		}
 		msgs = append(msgs, msg)
 	}
-	pub, err := wsql.NewPublisher(tx, wsql.PublisherConfig{SchemaAdapter: o.schema}, o.logger)
+	// watermill-sql's Publisher would run the same InsertQuery, but alone (and without ctx).
+	insert, err := o.schema.InsertQuery(Topic, msgs)
 	if err != nil {
-		return fmt.Errorf("outbox publisher: %w", err)
+		return fmt.Errorf("outbox insert: %w", err)
 	}
-	if err := pub.Publish(Topic, msgs...); err != nil {
+	stmt, args := o.signal(ctx, insert, partitionKeys(evs), eventTypes(evs))
+	if _, err := tx.ExecContext(ctx, stmt, args...); err != nil {
 		return fmt.Errorf("outbox publish: %w", err)
 	}
-	return o.signal(ctx, tx, partitionKeys(evs), eventTypes(evs))
+	return nil
 }
 
 // partitionKeys lists the distinct partition keys of evs (usually one: a command changes
@@ -124,26 +128,28 @@ func eventTypes(evs []events.Event) []events.Type {
 	return types
 }
 
-// signal arranges the wakeups (in-process with the types too: Wakeup.NotifyEvents);
-// PostgreSQL delivers the notification only on commit and folds identical ones of a
-// transaction into one. When this instance's subscribers
-// are signalled in-process after the commit, the notification carries the instance's
-// name and its own listener skips it (one wakeup per commit, not two); inside a
-// subscriber's transaction, whose commit fires no hook, it carries none.
-func (o *Outbox) signal(ctx context.Context, tx sqldb.Querier, keys []uint32, types []events.Type) error {
+// signal arranges the wakeups (in-process with the types too: Wakeup.NotifyEvents) and
+// returns the statement to run: the insert, on PostgreSQL wrapped so that the same
+// statement notifies NotifyChannel (a data-modifying WITH runs whether or not the outer
+// query reads it). PostgreSQL delivers the notification only on commit and folds
+// identical ones of a transaction into one. When this instance's subscribers are
+// signalled in-process after the commit, the notification carries the instance's name
+// and its own listener skips it (one wakeup per commit, not two); inside a subscriber's
+// transaction, whose commit fires no hook, it carries none.
+func (o *Outbox) signal(ctx context.Context, insert wsql.Query, keys []uint32, types []events.Type) (string, []any) {
 	if o.wake == nil {
-		return nil
+		return insert.Query, insert.Args
 	}
 	from := ""
 	if sqldb.AfterCommit(ctx, func() { o.wake.NotifyEvents(keys, types) }) {
 		from = o.wake.instance
 	}
-	if o.db.Dialect == sqldb.Postgres {
-		if _, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, notification(from, keys)); err != nil {
-			return fmt.Errorf("outbox notify: %w", err)
-		}
+	if o.db.Dialect != sqldb.Postgres {
+		return insert.Query, insert.Args
 	}
-	return nil
+	n := len(insert.Args)
+	stmt := fmt.Sprintf("WITH published AS (%s) SELECT pg_notify($%d, $%d)", insert.Query, n+1, n+2)
+	return stmt, append(insert.Args, NotifyChannel, notification(from, keys))
 }
 
 func (o *Outbox) message(ev events.Event) (*message.Message, error) {

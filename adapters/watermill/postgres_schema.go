@@ -23,6 +23,11 @@ import (
 type postgresSchema struct {
 	wsql.DefaultPostgreSQLSchema
 	Parts, Part int // the subscriber's partition; Parts <= 1: the whole stream
+	// HeldBack, when set, makes each row of a poll say whether events beyond the position
+	// are held back (committed before the poll's snapshot, at or past its xmin), and
+	// records that here: a partial batch that says none lets its gate sleep without the
+	// pending check (gate.HandleError).
+	HeldBack *bool
 }
 
 // InsertQuery stores each event's partition key (events.PartitionKey of its workspace).
@@ -54,15 +59,47 @@ func (s postgresSchema) SelectQuery(topic, consumerGroup string, offsets wsql.Of
 	if batch <= 0 {
 		batch = 100
 	}
+	heldBack := ""
+	if s.HeldBack != nil {
+		heldBack = `, EXISTS (SELECT 1 FROM ` + s.MessagesTable(topic) + ` WHERE ` + partitionFilter(s.Parts, s.Part) + `(transaction_id, "offset") > (
+				(SELECT last_processed_transaction_id FROM last_processed),
+				(SELECT offset_acked FROM last_processed))
+			AND transaction_id >= pg_snapshot_xmin(pg_current_snapshot())) AS held_back`
+	}
 	return wsql.Query{Query: `
 		WITH last_processed AS (` + next.Query + `)
-		SELECT "offset", transaction_id, uuid, payload, metadata FROM ` + s.MessagesTable(topic) + `
+		SELECT "offset", transaction_id, uuid, payload, metadata` + heldBack + ` FROM ` + s.MessagesTable(topic) + `
 		WHERE ` + partitionFilter(s.Parts, s.Part) + `(transaction_id, "offset") > (
 				(SELECT last_processed_transaction_id FROM last_processed),
 				(SELECT offset_acked FROM last_processed))
 			AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
 		ORDER BY transaction_id ASC, "offset" ASC
 		LIMIT ` + fmt.Sprintf("%d", batch), Args: next.Args}
+}
+
+// UnmarshalMessage reads a polled row, and its held_back column when HeldBack is set.
+func (s postgresSchema) UnmarshalMessage(row wsql.Scanner) (wsql.Row, error) {
+	if s.HeldBack == nil {
+		return s.DefaultPostgreSQLSchema.UnmarshalMessage(row)
+	}
+	var (
+		r             wsql.Row
+		transactionID int64
+		heldBack      bool
+	)
+	if err := row.Scan(&r.Offset, &transactionID, &r.UUID, &r.Payload, &r.Metadata, &heldBack); err != nil {
+		return wsql.Row{}, fmt.Errorf("could not scan message row: %w", err)
+	}
+	msg := message.NewMessage(string(r.UUID), r.Payload)
+	if r.Metadata != nil {
+		if err := json.Unmarshal(r.Metadata, &msg.Metadata); err != nil {
+			return wsql.Row{}, fmt.Errorf("could not unmarshal metadata as JSON: %w", err)
+		}
+	}
+	r.Msg = msg
+	r.ExtraData = map[string]any{"transaction_id": transactionID}
+	*s.HeldBack = heldBack
+	return r, nil
 }
 
 // partitionFilter is the poll's condition for partition part of parts, as literals: the

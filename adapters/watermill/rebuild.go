@@ -77,6 +77,11 @@ func (l *Ledger) Rebuild(ctx context.Context, pos *Positions, c events.Consumer,
 					out.Applied++
 				}
 			}
+			// The consumer's deferred writes (sqldb.Deferred) are written per page, not
+			// held for the whole stream.
+			if err := sqldb.FlushDeferred(ctx); err != nil {
+				return fmt.Errorf("rebuild %s: %w", c.Name, err)
+			}
 			if len(rows) < rebuildPage {
 				return nil
 			}

@@ -302,7 +302,24 @@ func (r *Router) handler(c events.Consumer, sub *drainingSubscriber, inTx func(*
 		if !ok {
 			return errors.New("events router: message without the subscriber's transaction")
 		}
-		return r.deliver(ctx, c, msg)
+		abort := batchAbortFrom(ctx)
+		if abort != nil && abort.err != nil {
+			return nil // the batch rolls back (batchAbort): the event comes again with it
+		}
+		err := r.deliver(ctx, c, msg)
+		if err != nil && abort != nil && ctx.Err() == nil {
+			// The transaction itself failed: retrying in it would fail alike until the ack
+			// deadline. Roll the batch back and poll it again in a new one.
+			fields := wm.LogFields{"consumer": c.Name, "event_id": msg.UUID}
+			if sqldb.IsSerializationFailure(err) {
+				r.logger.Info("events router: conflict, batch rolled back to retry in a new transaction", fields.Add(wm.LogFields{"error": err.Error()}))
+			} else {
+				r.logger.Error("events router: batch rolled back to retry in a new transaction", err, fields)
+			}
+			abort.err = err
+			return nil
+		}
+		return err
 	}
 }
 

@@ -47,14 +47,22 @@ func (t *SQLTransport) Subscribe(_ context.Context, p Part) (Subscription, error
 	}
 	deadline := t.cfg.AckDeadline
 	sub, err := wsql.NewSubscriber(g, wsql.SubscriberConfig{
-		ConsumerGroup:  p.Group(),
-		AckDeadline:    &deadline,
-		PollInterval:   t.cfg.PollInterval,
-		ResendInterval: 20 * time.Millisecond, // a Nack happens only while stopping: resend (or quit) soon
+		ConsumerGroup: p.Group(),
+		AckDeadline:   &deadline,
+		PollInterval:  t.cfg.PollInterval,
+		// A Nack happens only while stopping or past the ack deadline (a failed transaction
+		// aborts the batch instead: batchAbort): resend (or quit) soon.
+		ResendInterval: 20 * time.Millisecond,
 		RetryInterval:  time.Second,
 		BackoffManager: g,
-		SchemaAdapter:  countingSchema{SchemaAdapter: t.schema(p), rows: &g.rows},
-		OffsetsAdapter: OffsetsFor(t.db.Dialect),
+		SchemaAdapter:  countingSchema{SchemaAdapter: t.schema(p, g), rows: &g.rows},
+		OffsetsAdapter: flushingOffsets{OffsetsAdapter: OffsetsFor(t.db.Dialect), flush: func() error {
+			if err := g.hooks.Flush(t.db.WithTx(context.Background(), g.tx)); err != nil {
+				t.logger.Error("events subscriber: deferred writes", err, wm.LogFields{"part": p.String()})
+				return err
+			}
+			return nil
+		}, aborted: func() bool { return g.abort != nil && g.abort.err != nil }},
 		// Topic tables come from migrations: they cannot be created inside a transaction.
 		InitializeSchema: false,
 	}, t.logger)
@@ -72,7 +80,7 @@ func (t *SQLTransport) Subscribe(_ context.Context, p Part) (Subscription, error
 			}
 			// sqldb.AfterCommit inside Handle runs once the batch has committed (see gate);
 			// the router's savepoints are tracked per batch transaction.
-			return withOpenSavepoint(g.hooks.Context(t.db.WithTx(msg.Context(), tx)), g.savepoint), true
+			return withBatchAbort(withOpenSavepoint(g.hooks.Context(t.db.WithTx(msg.Context(), tx)), g.savepoint), g.abort), true
 		},
 	}, nil
 }
@@ -89,9 +97,13 @@ func (t *SQLTransport) pendingCheck(p Part) func(context.Context) (bool, error) 
 	}
 }
 
-func (t *SQLTransport) schema(p Part) wsql.SchemaAdapter {
+func (t *SQLTransport) schema(p Part, g *gate) wsql.SchemaAdapter {
 	if t.db.Dialect == sqldb.Postgres {
-		return postgresSchema{DefaultPostgreSQLSchema: wsql.DefaultPostgreSQLSchema{SubscribeBatchSize: t.cfg.BatchSize}, Parts: p.Parts, Part: p.Part}
+		s := postgresSchema{DefaultPostgreSQLSchema: wsql.DefaultPostgreSQLSchema{SubscribeBatchSize: t.cfg.BatchSize}, Parts: p.Parts, Part: p.Part}
+		if g.pending != nil {
+			s.HeldBack = &g.heldBack
+		}
+		return s
 	}
 	return SQLiteSchema{BatchSize: t.cfg.BatchSize, Parts: p.Parts, Part: p.Part}
 }

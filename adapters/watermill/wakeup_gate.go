@@ -41,9 +41,15 @@ type gate struct {
 	hooks     *sqldb.CommitHooks // what the batch's handlers asked to run after its commit
 	// savepoint tracks the router's savepoint in the batch transaction (a new one per BeginTx).
 	savepoint *openSavepoint
-	batch     int // the subscriber's batch size
-	rows      int // rows of the last poll (countingSchema)
-	misses    int // empty polls since the last signal or batch
+	tx        *sql.Tx // the batch transaction, for its deferred writes (flushingOffsets)
+	// abort says the batch transaction must roll back and its events come again (batchAbort).
+	abort *batchAbort
+	batch int // the subscriber's batch size
+	rows  int // rows of the last poll (countingSchema)
+	// heldBack: the last poll's rows said that events beyond the position were held back
+	// (postgresSchema.HeldBack; false when the poll returned no row).
+	heldBack bool
+	misses   int // empty polls since the last signal or batch
 	// caughtUp: the last pending check found nothing beyond the position, held back or
 	// not, so only a commit, which signals, can bring more: the safety poll asks again
 	// instead of polling.
@@ -66,16 +72,28 @@ func (g *gate) HandleError(logger wm.LoggerAdapter, noMsg bool, err error) time.
 	} else {
 		g.hooks.Run()
 	}
-	rows := g.rows
-	g.rows = 0
+	rows, heldBack := g.rows, g.heldBack
+	g.rows, g.heldBack = 0, false
+	aborted := g.abort != nil && g.abort.err != nil
 	switch {
 	case err != nil && (errors.Is(err, context.Canceled) || isStopped(g.stop)):
 		return 0 // stopping: the subscriber notices its close at once
+	case err != nil && aborted:
+		// Rolled back on purpose (batchAbort): poll again soon, in a new transaction (a short
+		// wait, so that a failure that recurs does not spin).
+		g.misses = 0
+		return abortedBatchWait
 	case err != nil:
 		logger.Error("Error querying for message", err, wm.LogFields{"wait_time": g.retry})
 		return g.retry
 	case noMsg:
 		g.misses++
+	case rows < g.batch && g.pending != nil && !heldBack:
+		// A partial batch whose poll saw nothing held back beyond the position: what
+		// commits later signals (a commit after the poll's snapshot, or one in flight at
+		// that time, signals after it, and the signal waits in its slot), so the gate is
+		// caught up without asking the pending question in a round trip of its own.
+		g.caughtUp, g.misses = true, len(g.burst)+1
 	case rows < g.batch:
 		// A partial batch read all that was visible: like an empty poll, wait for a signal
 		// (after checking, on PostgreSQL, that nothing is held back) instead of polling.
@@ -90,7 +108,10 @@ func (g *gate) HandleError(logger wm.LoggerAdapter, noMsg bool, err error) time.
 func (g *gate) BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error) {
 	g.wait(ctx)
 	g.savepoint = &openSavepoint{}
-	return g.DB.BeginTx(ctx, opts)
+	g.abort = &batchAbort{}
+	tx, err := g.DB.BeginTx(ctx, opts)
+	g.tx = tx
+	return tx, err
 }
 
 func isStopped(stop <-chan struct{}) bool {

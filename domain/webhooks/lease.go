@@ -33,8 +33,27 @@ type Finished struct {
 	Cycle    int // CycleAttempts when claimed: only a resend changes it under a lease
 }
 
+// Fan is one event to write deliveries of: one per enabled endpoint of its workspace
+// that wants its type (NewDelivery's state at At).
+type Fan struct {
+	WorkspaceID, EventID, EventType string
+	Payload                         []byte // the envelope's bytes, signed and sent on every attempt
+	At                              time.Time
+	Token                           string // "": written unleased, for a claim
+	Until                           time.Time
+}
+
 // Dispatch hands due deliveries to dispatchers without double sending.
 type Dispatch interface {
+	// FanOut writes one delivery of the event, named by newID, for each enabled endpoint
+	// of its workspace that wants its type and has none of it yet (a replayed event writes
+	// nothing), leased under f.Token when set, in the transaction of ctx. It may hold the
+	// writes until just before that transaction commits, to write a batch of events'
+	// deliveries at once (an error then fails the commit). written gets those written, each
+	// with what sending needs of its endpoint, once they are, with a context of the writing
+	// transaction (so that what it registers to run after the commit does so). Outside a
+	// transaction it writes at once and tells written before it returns.
+	FanOut(ctx context.Context, f Fan, newID func() string, written func(ctx context.Context, leases []Lease)) error
 	// ClaimDue leases up to limit deliveries of enabled endpoints due at now, at most
 	// room.Of(subscriptionID) per endpoint.
 	ClaimDue(ctx context.Context, now, until time.Time, token string, limit int, room Room) ([]Lease, error)
@@ -45,6 +64,10 @@ type Dispatch interface {
 	// Finish saves each delivery whose token still holds its lease and whose cycle is still
 	// the claimed one (no resend meanwhile), ending the lease; saved[i] tells which.
 	Finish(ctx context.Context, fs []Finished) (saved []bool, err error)
+	// FinishSucceeded is Finish for successful attempts (as[i] is fs[i]'s line), which also
+	// logs the saved ones' attempts and ends their endpoints' failing streaks, as one
+	// atomic write: it may run outside a transaction (one statement on PostgreSQL).
+	FinishSucceeded(ctx context.Context, fs []Finished, as []Attempt) (saved []bool, err error)
 	// Release gives an unused lease back.
 	Release(ctx context.Context, workspaceID, id, token string) error
 }

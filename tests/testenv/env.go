@@ -17,6 +17,23 @@ import (
 // AdminToken is the operator token of every test environment.
 const AdminToken = "test-admin-token-0123456789abcdef"
 
+// ServicePartitions is the event partition count of the services Start boots (the
+// feature tests): one, on both databases. Partitioned delivery is the event suites'
+// subject (tests/events_*_test.go start with Config, whose count is the production
+// default: 4 on PostgreSQL); a test that needs more here decorates compose.Config.
+// One partition also keeps each service's start-up and idle polling small (twelve leased
+// subscribers instead of three). (The 26 s wait four partitions once showed in the
+// analytics projection test was a pipeline bug, since fixed: docs/events.md, "A conflicted
+// batch stalls every consumer".)
+const ServicePartitions = 1
+
+// ServicePollInterval is the safety poll of the services Start boots. A consumer is not
+// woken by commits of event types it does not take: its position passes them at its next
+// safety poll (1 s in production, adapters/watermill wakeup_gate.go), so every
+// WaitForConsumers after such a commit waited up to a second. The event suites, which
+// test wakeups and polling, start with their own router settings.
+const ServicePollInterval = 50 * time.Millisecond
+
 // Epoch is where every test clock starts: a Saturday, 10:00:00 UTC.
 var Epoch = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 
@@ -38,10 +55,12 @@ func Start(t testing.TB, databaseURL string, extra ...fx.Option) *Env {
 	t.Helper()
 	env := &Env{Clock: clock.NewManual(Epoch)}
 	env.Config = Config(t, databaseURL)
+	env.Config.EventsPartitions = ServicePartitions
 	opts := []fx.Option{
 		compose.Modules(env.Config),
 		compose.Workers(), // the event router runs, as in serve
 		fx.Replace(fx.Annotate(env.Clock, fx.As(new(platform.Clock)))),
+		fx.Decorate(func(c watermill.RouterConfig) watermill.RouterConfig { c.PollInterval = ServicePollInterval; return c }),
 		fx.Populate(&env.DB, &env.Public, &env.Operator, &env.router, &env.pos),
 	}
 	env.app = fx.New(append(opts, extra...)...)

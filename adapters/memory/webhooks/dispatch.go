@@ -56,7 +56,7 @@ func (r Dispatch) ClaimDue(_ context.Context, now, until time.Time, token string
 		d.leaseUntil, d.leaseToken = &u, token
 		sub, ok := endpoints[id]
 		if !ok {
-			sub = endpoint(r.subs[id])
+			sub = endpoint(r.opened(r.subs[id]))
 			endpoints[id] = sub
 		}
 		out = append(out, webhooks.Lease{Delivery: cloneDelivery(d.d), Endpoint: sub, Token: token, Until: u})
@@ -65,8 +65,7 @@ func (r Dispatch) ClaimDue(_ context.Context, now, until time.Time, token string
 }
 
 // endpoint is what sending needs of a claimed delivery's endpoint.
-func endpoint(s *webhooks.Subscription) *webhooks.Subscription {
-	c := cloneSubscription(s)
+func endpoint(c *webhooks.Subscription) *webhooks.Subscription {
 	return &webhooks.Subscription{
 		ID: c.ID, WorkspaceID: c.WorkspaceID, URL: c.URL, Status: webhooks.Enabled, Secret: c.Secret,
 		SecretUnreadable: c.SecretUnreadable, Previous: c.Previous, PreviousExpiresAt: c.PreviousExpiresAt,

@@ -4,8 +4,9 @@
 // racing fan-outs exactly one adds it; NotFound outside the workspace; newest first with
 // ties by id and keyset pages; a due delivery leased to one claimer at a time, at most the
 // endpoint's room, never one of a disabled endpoint; a result saved once per lease) and
-// passes the same contract suites (adapters/contracttest). Secrets are kept as they are
-// (nothing to seal in memory), and it does not take part in transactions.
+// passes the same contract suites (adapters/contracttest). Signing secrets are kept sealed
+// (sealing.go: owner-bound bytes, or the service's box after SealWith) and published to
+// the master key through Secrets; it does not take part in transactions.
 package webhooks
 
 import (
@@ -20,11 +21,13 @@ import (
 // are its ports.
 type Store struct {
 	mu         sync.Mutex
-	subs       map[string]*webhooks.Subscription // by id; copies, never handed out
-	deliveries map[string]*delivery              // by id
-	byEvent    map[eventKey]string               // delivery id: one per endpoint and event
-	attempts   map[string][]webhooks.Attempt     // by delivery id, by number
-	notices    map[string]*notice                // by id
+	subs       map[string]*webhooks.Subscription // by id; copies, never handed out, secrets in sealed
+	sealed     map[string]sealedPair             // by endpoint id
+	box        Sealer
+	deliveries map[string]*delivery          // by id
+	byEvent    map[eventKey]string           // delivery id: one per endpoint and event
+	attempts   map[string][]webhooks.Attempt // by delivery id, by number
+	notices    map[string]*notice            // by id
 }
 
 // delivery is a stored delivery with its lease.
@@ -48,7 +51,7 @@ type notice struct {
 // New returns an empty store.
 func New() *Store {
 	return &Store{
-		subs: map[string]*webhooks.Subscription{}, deliveries: map[string]*delivery{}, byEvent: map[eventKey]string{},
+		subs: map[string]*webhooks.Subscription{}, sealed: map[string]sealedPair{}, box: ownerBound{}, deliveries: map[string]*delivery{}, byEvent: map[eventKey]string{},
 		attempts: map[string][]webhooks.Attempt{}, notices: map[string]*notice{},
 	}
 }
@@ -68,7 +71,8 @@ type Dispatch struct{ *Store }
 // Notices implements webhooks.Notices.
 type Notices struct{ *Store }
 
-// Retention implements the module's retention port (command.Retention).
+// Retention implements the module's retention port (command.Retention); Secrets (secrets.go)
+// the master key's.
 type Retention struct{ *Store }
 
 // Subscriptions is the store's endpoint repository.

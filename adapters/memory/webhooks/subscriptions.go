@@ -16,7 +16,11 @@ func (r Subscriptions) Add(_ context.Context, s *webhooks.Subscription) error {
 	if _, taken := r.subs[s.ID]; taken {
 		return fmt.Errorf("insert webhook: id %s exists", s.ID)
 	}
-	r.subs[s.ID] = cloneSubscription(s)
+	sealed, err := r.seal(s)
+	if err != nil {
+		return fmt.Errorf("insert webhook: %w", err)
+	}
+	r.keep(s, sealed)
 	return nil
 }
 
@@ -28,7 +32,7 @@ func (r Subscriptions) Get(_ context.Context, workspaceID, id string) (*webhooks
 	if !ok || s.WorkspaceID != workspaceID {
 		return nil, kernel.NotFound("webhook %s not found", id)
 	}
-	return cloneSubscription(s), nil
+	return r.opened(s), nil
 }
 
 // GetForUpdate is Get: the twin takes no row locks (racing updates are tested on the
@@ -55,7 +59,7 @@ func (r Subscriptions) matching(workspaceID string, keep func(*webhooks.Subscrip
 	out := []*webhooks.Subscription{}
 	for _, s := range r.subs {
 		if s.WorkspaceID == workspaceID && keep(s) {
-			out = append(out, cloneSubscription(s))
+			out = append(out, r.opened(s))
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -78,10 +82,16 @@ func (r Subscriptions) Save(_ context.Context, s *webhooks.Subscription) error {
 	}
 	next := cloneSubscription(s)
 	next.WorkspaceID, next.CreatedAt = old.WorkspaceID, old.CreatedAt
+	sealed := r.sealed[s.ID]
 	if s.SecretUnreadable {
-		next.Secret, next.Previous, next.PreviousExpiresAt, next.SecretUnreadable = old.Secret, old.Previous, old.PreviousExpiresAt, old.SecretUnreadable
+		next.PreviousExpiresAt = old.PreviousExpiresAt
+	} else {
+		var err error
+		if sealed, err = r.seal(s); err != nil {
+			return fmt.Errorf("update webhook: %w", err)
+		}
 	}
-	r.subs[s.ID] = next
+	r.keep(next, sealed)
 	return nil
 }
 

@@ -15,9 +15,17 @@ import (
 )
 
 // Projection writes the analytics read model with additive upserts, through the
-// transaction in the context (the consumer's batch transaction).
+// transaction in the context (the consumer's batch transaction). The daily counters and
+// the progress are written once per transaction, just before its commit, when the
+// transaction defers writes (sqldb.Deferred: the router's batches, replay and rebuild
+// transactions); otherwise, and always for the enrollments' state (read back while
+// applying), at once.
 type Projection struct {
 	sqldb.Prepared[projectionStatements]
+	// counters holds, in a consumer's transaction, the additions and the progress of its
+	// events until just before the commit: one upsert per row touched per batch instead of
+	// two per event (deferred.go).
+	counters *sqldb.Deferred[change]
 }
 
 type projectionStatements struct {
@@ -29,31 +37,18 @@ type projectionStatements struct {
 // NewProjection prepares the statements for db's dialect (the same text runs on both:
 // ON CONFLICT upserts exist in PostgreSQL and SQLite).
 func NewProjection(db *sqldb.DB) *Projection {
-	return &Projection{sqldb.Prepare(db, projectionStatements{
-		Revenue: `INSERT INTO analytics_revenue_daily (workspace_id, day, currency, gross, refunded, orders, refunds)
-			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, day, currency) DO UPDATE SET
-			gross = analytics_revenue_daily.gross + excluded.gross,
-			refunded = analytics_revenue_daily.refunded + excluded.refunded,
-			orders = analytics_revenue_daily.orders + excluded.orders,
-			refunds = analytics_revenue_daily.refunds + excluded.refunds`,
-		Activity: `INSERT INTO analytics_activity_daily (workspace_id, day, students_new, enrollments_created,
-			enrollments_revoked, enrollments_completed, cohort_completed, lessons_completed)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, day) DO UPDATE SET
-			students_new = analytics_activity_daily.students_new + excluded.students_new,
-			enrollments_created = analytics_activity_daily.enrollments_created + excluded.enrollments_created,
-			enrollments_revoked = analytics_activity_daily.enrollments_revoked + excluded.enrollments_revoked,
-			enrollments_completed = analytics_activity_daily.enrollments_completed + excluded.enrollments_completed,
-			cohort_completed = analytics_activity_daily.cohort_completed + excluded.cohort_completed,
-			lessons_completed = analytics_activity_daily.lessons_completed + excluded.lessons_completed`,
+	p := &Projection{Prepared: sqldb.Prepare(db, projectionStatements{
+		Revenue:    revenueUpsert.text(1),
+		Activity:   activityUpsert.text(1),
 		Enrollment: `SELECT revoked_day FROM analytics_enrollments WHERE workspace_id = ? AND enrollment_id = ?`,
 		SaveEnrollment: `INSERT INTO analytics_enrollments (workspace_id, enrollment_id, revoked_day) VALUES (?, ?, ?)
 			ON CONFLICT (workspace_id, enrollment_id) DO UPDATE SET revoked_day = excluded.revoked_day`,
-		Advance: `INSERT INTO analytics_progress (workspace_id, last_event_id, last_event_at, applied_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT (workspace_id) DO UPDATE SET last_event_id = excluded.last_event_id,
-			last_event_at = excluded.last_event_at, applied_at = excluded.applied_at`,
+		Advance:      progressUpsert.text(1),
 		ResetRevenue: `DELETE FROM analytics_revenue_daily`, ResetActivity: `DELETE FROM analytics_activity_daily`,
 		ResetEnrollments: `DELETE FROM analytics_enrollments`, ResetProgress: `DELETE FROM analytics_progress`,
 	})}
+	p.counters = sqldb.NewDeferred(p.writeChanges)
+	return p
 }
 
 var (
@@ -63,11 +58,17 @@ var (
 
 // AddRevenue adds r to the currency's row of the day.
 func (p *Projection) AddRevenue(ctx context.Context, workspaceID string, day command.Day, currency string, r command.Revenue) error {
+	if p.counters.Add(ctx, change{ws: workspaceID, day: day, currency: currency, revenue: &r}) {
+		return nil
+	}
 	return p.DB.Exec(ctx, "add revenue", p.Q.Revenue, workspaceID, int64(day), currency, r.Gross, r.Refunded, r.Orders, r.Refunds)
 }
 
 // AddActivity adds a to the day's row.
 func (p *Projection) AddActivity(ctx context.Context, workspaceID string, day command.Day, a command.Activity) error {
+	if p.counters.Add(ctx, change{ws: workspaceID, day: day, activity: &a}) {
+		return nil
+	}
 	return p.DB.Exec(ctx, "add activity", p.Q.Activity, workspaceID, int64(day), a.StudentsNew, a.EnrollmentsCreated,
 		a.EnrollmentsRevoked, a.EnrollmentsCompleted, a.CohortCompleted, a.LessonsCompleted)
 }
@@ -98,6 +99,9 @@ func (p *Projection) SaveEnrollment(ctx context.Context, workspaceID, enrollment
 
 // Advance records the last event of the workspace applied.
 func (p *Projection) Advance(ctx context.Context, workspaceID, eventID string, eventAt, appliedAt time.Time) error {
+	if p.counters.Add(ctx, change{ws: workspaceID, progress: &progress{eventID: eventID, eventAt: eventAt.UTC(), appliedAt: appliedAt.UTC()}}) {
+		return nil
+	}
 	return p.DB.Exec(ctx, "advance analytics progress", p.Q.Advance, workspaceID, eventID, eventAt.UTC(), appliedAt.UTC())
 }
 

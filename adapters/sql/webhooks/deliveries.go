@@ -23,8 +23,7 @@ type Deliveries struct {
 	db                   *sqldb.DB
 	insert, insertLeased string
 	get, save, resend    string
-	attemptsOf           string   // expanded by sqlx.In per call
-	attemptTypes         []string // an attempt row's column types, for VALUES
+	attemptsOf           string // expanded by sqlx.In per call
 	page, pageAfter      string
 }
 
@@ -46,9 +45,8 @@ func NewDeliveries(db *sqldb.DB) *Deliveries {
 			WHERE workspace_id = ? AND subscription_id = ? AND status = 'failed' AND created_at >= ? AND created_at < ?`),
 		attemptsOf: `SELECT delivery_id, number, workspace_id, subscription_id, attempted_at, status_code, latency_ms, response, error, outcome
 			FROM webhook_attempts WHERE workspace_id = ? AND delivery_id IN (?) ORDER BY delivery_id, number`,
-		attemptTypes: []string{"TEXT", "INTEGER", "TEXT", "TEXT", "TIMESTAMPTZ", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT"},
-		page:         db.Rebind(pageSel + ` ORDER BY created_at DESC, id DESC LIMIT ?`),
-		pageAfter:    db.Rebind(pageSel + ` AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`), // a row value keeps the seek on the index
+		page:      db.Rebind(pageSel + ` ORDER BY created_at DESC, id DESC LIMIT ?`),
+		pageAfter: db.Rebind(pageSel + ` AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`), // a row value keeps the seek on the index
 	}
 }
 
@@ -133,17 +131,24 @@ func (r *Deliveries) Save(ctx context.Context, d *webhooks.Delivery) error {
 // AddAttempts appends lines to the attempt log with one statement (a round trip per
 // line bounded the dispatcher's throughput on PostgreSQL).
 func (r *Deliveries) AddAttempts(ctx context.Context, as []webhooks.Attempt) error {
+	return insertAttempts(ctx, r.db, as)
+}
+
+// attemptTypes are an attempt row's column types, for VALUES.
+var attemptTypes = []string{"TEXT", "INTEGER", "TEXT", "TEXT", "TIMESTAMPTZ", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT"}
+
+func insertAttempts(ctx context.Context, db *sqldb.DB, as []webhooks.Attempt) error {
 	if len(as) == 0 {
 		return nil
 	}
-	stmt := r.db.Rebind(`INSERT INTO webhook_attempts (delivery_id, number, workspace_id, subscription_id, attempted_at,
-		status_code, latency_ms, response, error, outcome) ` + r.db.Values(len(as), r.attemptTypes...))
-	args := make([]any, 0, len(as)*len(r.attemptTypes))
+	stmt := db.Rebind(`INSERT INTO webhook_attempts (delivery_id, number, workspace_id, subscription_id, attempted_at,
+		status_code, latency_ms, response, error, outcome) ` + db.Values(len(as), attemptTypes...))
+	args := make([]any, 0, len(as)*len(attemptTypes))
 	for _, a := range as {
 		args = append(args, a.DeliveryID, a.Number, a.WorkspaceID, a.SubscriptionID, a.At,
 			a.StatusCode, a.Latency.Milliseconds(), a.Response, a.Error, string(a.Outcome))
 	}
-	if _, err := r.db.Write(ctx).ExecContext(ctx, stmt, args...); err != nil {
+	if _, err := db.Write(ctx).ExecContext(ctx, stmt, args...); err != nil {
 		return fmt.Errorf("insert attempts: %w", err)
 	}
 	return nil

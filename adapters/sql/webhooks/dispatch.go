@@ -30,6 +30,8 @@ type Dispatch struct {
 	anyDue, leased, complete, free string
 	claimHead, claimTail           string // around the VALUES list of endpoints' room
 	sparesWriter                   bool   // run anyDue first
+	fan                            fanOutStatements
+	finished                       finishStatements
 }
 
 // NewDispatch prepares the statements for db's dialect.
@@ -44,8 +46,8 @@ func NewDispatch(db *sqldb.DB, box Sealer) *Dispatch {
 		return `(SELECT s.` + col + ` FROM webhook_subscriptions s
 			WHERE s.workspace_id = webhook_deliveries.workspace_id AND s.id = webhook_deliveries.subscription_id) AS endpoint_` + col
 	}
-	return &Dispatch{
-		sealing: sealing{box}, db: db,
+	d := &Dispatch{
+		sealing: sealing{box}, db: db, fan: newFanOutStatements(db), finished: newFinishStatements(db),
 		// A read that finds nothing due spares SQLite's single writer a claim. PostgreSQL
 		// does not need it: a claim that finds nothing writes nothing.
 		// ORDER BY keeps the planner on the due index (a LIMIT 1 alone invites a table scan).
@@ -83,6 +85,8 @@ func NewDispatch(db *sqldb.DB, box Sealer) *Dispatch {
 			WHERE workspace_id = ? AND id = ? AND lease_token = ?`),
 		free: db.Rebind(`UPDATE webhook_deliveries SET lease_until = NULL, lease_token = '' WHERE workspace_id = ? AND id = ? AND lease_token = ?`),
 	}
+	d.fan.held = sqldb.NewDeferred(d.writeHeld) // one per Dispatch: its items flush together
+	return d
 }
 
 // claimedRow is a leased delivery with what sending needs of its endpoint.

@@ -39,7 +39,6 @@ type Subscriptions struct {
 	db                                       *sqldb.DB
 	insert, get, getForUpdate, list, enabled string
 	save, saveKeepingSecrets                 string
-	healthy                                  string // expanded by sqlx.In per call
 }
 
 // NewSubscriptions prepares the statements for db's dialect.
@@ -60,7 +59,6 @@ func NewSubscriptions(db *sqldb.DB, box Sealer) *Subscriptions {
 		// may come back, and nothing could re-seal them meanwhile.
 		saveKeepingSecrets: db.Rebind(`UPDATE webhook_subscriptions SET url = ?, events = ?, status = ?, disabled_reason = ?,
 			failing_since = ?, updated_at = ?, disabled_at = ? WHERE workspace_id = ? AND id = ?`),
-		healthy: `UPDATE webhook_subscriptions SET failing_since = NULL WHERE workspace_id = ? AND id IN (?) AND failing_since IS NOT NULL`,
 	}
 }
 
@@ -227,14 +225,20 @@ func (r *Subscriptions) Save(ctx context.Context, s *webhooks.Subscription) erro
 
 // MarkHealthy ends failing streaks; a no-op (no row written) for healthy endpoints.
 func (r *Subscriptions) MarkHealthy(ctx context.Context, workspaceID string, ids []string) error {
+	return markHealthy(ctx, r.db, workspaceID, ids)
+}
+
+const healthy = `UPDATE webhook_subscriptions SET failing_since = NULL WHERE workspace_id = ? AND id IN (?) AND failing_since IS NOT NULL`
+
+func markHealthy(ctx context.Context, db *sqldb.DB, workspaceID string, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	stmt, args, err := sqlx.In(r.healthy, workspaceID, ids)
+	stmt, args, err := sqlx.In(healthy, workspaceID, ids)
 	if err != nil {
 		return fmt.Errorf("mark webhooks healthy: %w", err)
 	}
-	if _, err := r.db.Write(ctx).ExecContext(ctx, r.db.Rebind(stmt), args...); err != nil {
+	if _, err := db.Write(ctx).ExecContext(ctx, db.Rebind(stmt), args...); err != nil {
 		return fmt.Errorf("mark webhooks healthy: %w", err)
 	}
 	return nil

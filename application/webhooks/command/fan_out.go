@@ -27,49 +27,30 @@ func (h FanOutHandler) Handle(ctx context.Context, ev events.Envelope) error {
 	if err != nil {
 		return fmt.Errorf("fan out %s: %w", ev.ID, err)
 	}
-	var leases []webhooks.Lease
-	created := 0
+	// With a dispatcher in this process, each delivery is written leased to it and handed
+	// over after the commit: no claim statement, no second write of the row. The writes may
+	// wait for the end of the transaction (a batch of events' deliveries in one statement):
+	// the leases are handed, or the dispatcher woken, once they are written.
+	handing := h.d.Handoff != nil && h.d.Handoff.Leasing()
+	written := func(ctx context.Context, leases []webhooks.Lease) {
+		switch {
+		case len(leases) == 0:
+		case handing:
+			h.d.Handoff.Hand(ctx, leases)
+		default:
+			h.d.Waker.Wake(ctx)
+		}
+	}
 	err = h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		subs, err := h.d.Subs.Enabled(ctx, ev.WorkspaceID, string(ev.Type))
-		if err != nil {
-			return err
-		}
 		now := h.d.Clock.Now()
-		// With a dispatcher in this process, each delivery is written leased to it and
-		// handed over after the commit: no claim statement, no second write of the row.
-		handing := h.d.Handoff != nil && h.d.Handoff.Leasing()
-		token, until := "", now.Add(h.d.Settings.Lease)
+		f := webhooks.Fan{WorkspaceID: ev.WorkspaceID, EventID: ev.ID, EventType: string(ev.Type), Payload: payload, At: now}
 		if handing {
-			token = h.d.IDs.New("lease")
+			f.Token, f.Until = h.d.IDs.New("lease"), now.Add(h.d.Settings.Lease)
 		}
-		for _, s := range subs {
-			d := webhooks.NewDelivery(h.d.IDs.New(webhooks.DeliveryIDPrefix), s, ev.ID, string(ev.Type), payload, now)
-			var ok bool
-			if handing {
-				ok, err = h.d.Deliveries.AddLeased(ctx, d, token, until)
-			} else {
-				ok, err = h.d.Deliveries.AddIfAbsent(ctx, d)
-			}
-			if err != nil {
-				return err
-			}
-			if ok {
-				created++
-				if handing {
-					leases = append(leases, webhooks.Lease{Delivery: d, Endpoint: s, Token: token, Until: until})
-				}
-			}
-		}
-		return nil
+		return h.d.Dispatch.FanOut(ctx, f, func() string { return h.d.IDs.New(webhooks.DeliveryIDPrefix) }, written)
 	})
 	if err != nil {
 		return fmt.Errorf("fan out %s: %w", ev.ID, err)
-	}
-	switch {
-	case len(leases) > 0:
-		h.d.Handoff.Hand(ctx, leases)
-	case created > 0:
-		h.d.Waker.Wake(ctx)
 	}
 	return nil
 }

@@ -36,8 +36,17 @@ type Recorded struct {
 // Handle records attempts in one transaction (a commit per attempt would bound the
 // dispatcher's throughput). Each is logged, its next attempt scheduled or its delivery
 // ended, and the auto-disable rule applied; a disable queues the owner's e-mail notice in
-// the same transaction. If the batch fails, each attempt is recorded on its own.
+// the same transaction. If the batch fails, each attempt is recorded on its own. A batch
+// of successes takes one atomic write instead (succeeded).
 func (h RecordAttemptHandler) Handle(ctx context.Context, cmds ...RecordAttempt) []Recorded {
+	if out, ok := h.succeeded(ctx, cmds); ok {
+		return out
+	}
+	return h.inTx(ctx, cmds)
+}
+
+// inTx records the batch in one transaction, or attempt by attempt if that fails.
+func (h RecordAttemptHandler) inTx(ctx context.Context, cmds []RecordAttempt) []Recorded {
 	var out []Recorded
 	err := h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
 		var err error
@@ -52,7 +61,7 @@ func (h RecordAttemptHandler) Handle(ctx context.Context, cmds ...RecordAttempt)
 	}
 	out = make([]Recorded, len(cmds))
 	for i, cmd := range cmds {
-		out[i] = h.Handle(ctx, cmd)[0]
+		out[i] = h.inTx(ctx, []RecordAttempt{cmd})[0]
 	}
 	return out
 }
@@ -91,6 +100,38 @@ func (h RecordAttemptHandler) batch(ctx context.Context, cmds []RecordAttempt) (
 		return nil, err
 	}
 	return out, h.streaks(ctx, logged)
+}
+
+// succeeded records a batch whose attempts all succeeded with one atomic write and no
+// transaction of its own (one statement on PostgreSQL): each saved delivery's new state,
+// its attempt line, and the end of its endpoint's failing streak (a success disables
+// nothing, so no endpoint needs its lock). An attempt that write skipped (its lease lost,
+// or its delivery resent in flight) is then recorded as before, on its own. ok is false
+// when the batch holds a failure or the write failed (it wrote nothing then).
+func (h RecordAttemptHandler) succeeded(ctx context.Context, cmds []RecordAttempt) (out []Recorded, ok bool) {
+	fs := make([]webhooks.Finished, len(cmds))
+	attempts := make([]webhooks.Attempt, len(cmds))
+	for i, cmd := range cmds {
+		if webhooks.Classify(cmd.Result) != webhooks.Succeeded {
+			return nil, false
+		}
+		d := *cmd.Lease.Delivery // a copy: the fallback records from the claimed state
+		attempts[i] = d.RecordAttempt(cmd.Result, cmd.At, h.d.Settings.Policy)
+		fs[i] = webhooks.Finished{Delivery: &d, Token: cmd.Lease.Token, Cycle: cmd.Lease.Delivery.CycleAttempts}
+	}
+	saved, err := h.d.Dispatch.FinishSucceeded(ctx, fs, attempts)
+	if err != nil {
+		return nil, false
+	}
+	out = make([]Recorded, len(cmds))
+	for i, cmd := range cmds {
+		if saved[i] {
+			out[i].Outcome = attempts[i].Outcome
+		} else {
+			out[i] = h.inTx(ctx, []RecordAttempt{cmd})[0]
+		}
+	}
+	return out, true
 }
 
 // reread records an attempt Finish did not save: the lease is lost (ErrLeaseLost), or the

@@ -18,7 +18,8 @@ func Workspaces() fx.Option {
 	return fx.Module("workspaces",
 		fx.Provide(
 			fx.Annotate(sqlworkspaces.NewStore, fx.As(new(domainworkspaces.Repository)), fx.As(new(query.Directory))),
-			func(d query.Directory) platform.WorkspaceDirectory { return d },
+			// Workspaces are never deleted: a yes is remembered (sqlworkspaces.Known).
+			func(d query.Directory) platform.WorkspaceDirectory { return sqlworkspaces.Remember(d) },
 			func(tx platform.Transactor, repo domainworkspaces.Repository, i platform.IDs, c platform.Clock, obs platform.Observer) workspaces.Application {
 				return workspaces.New(tx, repo, i, c, obs)
 			},
