@@ -35,7 +35,7 @@ func startBrowserSite(t *testing.T, configure ...func(*compose.Config)) *browser
 	t.Helper()
 	chromium := testenv.Browser(t)
 	cfg := testenv.Config(t, testenv.NewSQLiteURL(t))
-	cfg.HTTPAddr, cfg.AdminAddr = freeAddr(t), freeAddr(t)
+	cfg.HTTPAddr, cfg.AdminAddr = testenv.FreeAddr(t), testenv.FreeAddr(t)
 	cfg.PublicURL = "http://" + cfg.HTTPAddr
 	for _, c := range configure {
 		c(&cfg)

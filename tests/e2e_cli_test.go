@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -25,7 +24,7 @@ func TestEndToEndWithTheBuiltBinary(t *testing.T) {
 	}
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		bin := buildBinary(t)
-		apiAddr, adminAddr := freeAddr(t), freeAddr(t)
+		apiAddr, adminAddr := testenv.FreeAddr(t), testenv.FreeAddr(t)
 		env := append(os.Environ(),
 			"CREATORAPI_DATA_DIR="+t.TempDir(),
 			"CREATORAPI_DATABASE_URL="+dbURL,
@@ -149,16 +148,6 @@ func binaryCLI(t *testing.T, bin string, env []string) func(args ...string) []by
 		}
 		return out
 	}
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 func waitHealthy(t *testing.T, url string, logs *bytes.Buffer) {

@@ -23,7 +23,7 @@ func TestDashboardLinkVerbAndDemoLink(t *testing.T) {
 		t.Skip("builds the binary; skipped with -short")
 	}
 	bin := buildBinary(t)
-	apiAddr, adminAddr := freeAddr(t), freeAddr(t)
+	apiAddr, adminAddr := testenv.FreeAddr(t), testenv.FreeAddr(t)
 	env := append(os.Environ(),
 		"CREATORAPI_DATA_DIR="+t.TempDir(),
 		"CREATORAPI_DATABASE_URL="+testenv.NewSQLiteURL(t),

@@ -107,3 +107,56 @@ func TestEventsHeldBackBeyondAPartialBatchIsPolledSoon(t *testing.T) {
 	}
 	t.Logf("E1 applied %v after the transaction holding it back ended", d)
 }
+
+// An event held back for longer than the burst of re-polls after its commit's wakeup
+// (here half a second behind T1) is still polled for while it waits, not left to the
+// safety poll a minute away: no commit signals when T1 ends. CI saw this wait out the
+// one-minute poll in TestEventsCommitWakesSubscribersWithoutPolling, behind another
+// test's long transaction (a snapshot's xmin is the whole server's).
+func TestEventsHeldBackLongerThanTheBurstAreStillPolledFor(t *testing.T) {
+	dbURL := testenv.NewPostgresURL(t)
+	labels := make(chan string, 10)
+	consumer := events.Consumer{Name: "held-back-long", Handle: func(ctx context.Context, ev events.Envelope) error {
+		var data map[string]string
+		if err := json.Unmarshal(ev.Data, &data); err != nil {
+			return err
+		}
+		labels <- data["label"]
+		return nil
+	}}
+	slowPoll := withRouterConfig(func(c *watermill.RouterConfig) { c.PollInterval = time.Minute })
+	a := startEventsApp(t, testenv.Config(t, dbURL), slowPoll, withConsumer(consumer))
+	ctx := context.Background()
+	t1, err := a.DB.Writer.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = t1.Rollback() }()
+	if _, err := t1.ExecContext(ctx, `SELECT pg_current_xact_id()`); err != nil {
+		t.Fatal(err)
+	}
+	a.publish(t, 1, "held") // committed behind T1; its wakeup finds nothing visible
+	time.Sleep(500 * time.Millisecond)
+	select {
+	case got := <-labels:
+		t.Fatalf("applied %q while T1 held it back", got)
+	default:
+	}
+	if err := t1.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	ended := time.Now()
+	select {
+	case got := <-labels:
+		if got != "held-0" {
+			t.Fatalf("applied %q, want held-0", got)
+		}
+		d := time.Since(ended)
+		if d > 3*time.Second {
+			t.Fatalf("applied %v after the transaction holding it back ended", d)
+		}
+		t.Logf("applied %v after the transaction holding it back ended", d)
+	case <-time.After(eventsWait):
+		t.Fatalf("not applied within %v of the end of the transaction holding it back (safety poll: a minute)", eventsWait)
+	}
+}

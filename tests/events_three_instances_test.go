@@ -86,8 +86,8 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 	}
 
 	start := func() *instance {
-		in := &instance{admin: freeAddr(t), logs: &bytes.Buffer{}}
-		api := freeAddr(t)
+		in := &instance{admin: testenv.FreeAddr(t), logs: &bytes.Buffer{}}
+		api := testenv.FreeAddr(t)
 		in.cmd = exec.Command(bin, "serve")
 		in.cmd.Env = append(append([]string{}, base...), "CREATORAPI_HTTP_ADDR="+api, "CREATORAPI_ADMIN_ADDR="+in.admin)
 		in.cmd.Stderr = in.logs

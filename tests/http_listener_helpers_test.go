@@ -22,7 +22,7 @@ import (
 // runs them) within limits, on free loopback ports, and returns the public address.
 func startListening(t *testing.T, limits web.Limits) string {
 	t.Helper()
-	public, admin := freePort(t), freePort(t)
+	public, admin := testenv.FreeAddr(t), testenv.FreeAddr(t)
 	testenv.Start(t, testenv.NewSQLiteURL(t),
 		fx.Decorate(func(cfg compose.Config) compose.Config {
 			cfg.HTTPAddr, cfg.AdminAddr, cfg.HTTPLimits = public, admin, limits
@@ -31,16 +31,6 @@ func startListening(t *testing.T, limits web.Limits) string {
 		compose.Listen(),
 	)
 	return public
-}
-
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 func dial(t *testing.T, addr string) net.Conn {

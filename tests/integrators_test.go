@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
 // integratorsDir holds the Node suites: tools no one here wrote judging the OpenAPI
@@ -41,7 +43,7 @@ func TestIntegratorKit(t *testing.T) {
 	}
 	needNodeKit(t)
 	bin := buildBinary(t)
-	apiAddr, adminAddr := freeAddr(t), freeAddr(t)
+	apiAddr, adminAddr := testenv.FreeAddr(t), testenv.FreeAddr(t)
 	logPath := filepath.Join(t.TempDir(), "server.log")
 	logFile, err := os.Create(logPath)
 	if err != nil {

@@ -97,7 +97,7 @@ func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 	}
 	testenv.EachDatabaseParallel(t, func(t *testing.T, dbURL string) {
 		bin := buildBinary(t)
-		apiAddr, adminAddr := freeAddr(t), freeAddr(t)
+		apiAddr, adminAddr := testenv.FreeAddr(t), testenv.FreeAddr(t)
 		vars := append(os.Environ(),
 			"CREATORAPI_DATA_DIR="+t.TempDir(), "CREATORAPI_DATABASE_URL="+dbURL,
 			"CREATORAPI_HTTP_ADDR="+apiAddr, "CREATORAPI_ADMIN_ADDR="+adminAddr,

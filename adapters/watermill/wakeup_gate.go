@@ -137,6 +137,12 @@ func (g *gate) wait(ctx context.Context) {
 		switch {
 		case g.misses <= len(g.burst):
 			d = g.burst[g.misses-1]
+		case !g.caughtUp && g.pending != nil && !g.check(ctx, g.pending):
+			// The burst is spent and events still lie beyond the position, held back by an
+			// older open transaction (or the check failed): no commit will signal when that
+			// transaction ends, so keep looking, backing off to heldBackCap, rather than
+			// leaving them to the safety poll (a minute, if so configured).
+			d = g.heldBackWait()
 		case g.caughtUp && g.idleCheck != nil:
 			// On the next whole second, with the instance's other caught-up parts.
 			now := time.Now()
@@ -157,6 +163,26 @@ func (g *gate) wait(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// heldBackCap bounds the wait between polls while events are known to be held back.
+const heldBackCap = time.Second
+
+// heldBackWait is the wait before the next poll once the burst is spent and events are
+// still held back: the burst's last step, doubling with each empty poll, at most
+// heldBackCap (and the safety poll).
+func (g *gate) heldBackWait() time.Duration {
+	if len(g.burst) == 0 {
+		return min(heldBackCap, g.idle)
+	}
+	d := g.burst[len(g.burst)-1]
+	for range g.misses - len(g.burst) {
+		if d >= heldBackCap {
+			break
+		}
+		d *= 2
+	}
+	return min(d, heldBackCap, g.idle)
 }
 
 // check asks whether anything lies beyond the position and notes the answer: caught up

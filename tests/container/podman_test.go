@@ -9,7 +9,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -18,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
 // Podman runs podman with the two settings these machines need: a containers.conf with
@@ -133,7 +134,7 @@ type Container struct {
 func (p *Podman) Start(t *testing.T, img, name, volume string, env map[string]string, args ...string) *Container {
 	t.Helper()
 	c := &Container{p: p, Name: "creatorapi-test-" + p.run + "-" + name}
-	api, admin := freePort(t), freePort(t)
+	api, admin := testenv.FreePort(t), testenv.FreePort(t)
 	c.API, c.Admin = "http://127.0.0.1:"+api, "http://127.0.0.1:"+admin
 	// The hostname is the container's name: the lease table names instances by host.
 	run := []string{"run", "-d", "--name", c.Name, "--hostname", c.Name, "--network", "host", "--read-only", "--no-healthcheck",
@@ -212,17 +213,6 @@ func (c *Container) Wait(t *testing.T, within time.Duration) string {
 func (c *Container) Exec(t *testing.T, args ...string) string {
 	t.Helper()
 	return c.p.must(t, append([]string{"exec", c.Name, "/creatorapi"}, args...)...)
-}
-
-func freePort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	_, port, _ := net.SplitHostPort(l.Addr().String())
-	return port
 }
 
 func randomID() string {

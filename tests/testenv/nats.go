@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"strconv"
@@ -99,12 +98,10 @@ func StartNATSServer(t testing.TB) *NATSServer {
 		}
 		t.Skipf("NATS SKIPPED: no %s", NATSServerBinary)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := PickFreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	_ = l.Close()
 	s := &NATSServer{URL: fmt.Sprintf("nats://127.0.0.1:%d", port), port: port, dir: t.TempDir()}
 	s.Start(t)
 	t.Cleanup(func() { s.Stop(t) })

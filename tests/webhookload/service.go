@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
 const adminToken = "webhookload-admin-token-0123456789abcdef"
@@ -38,12 +39,11 @@ func buildBinary(dir string) (string, error) {
 }
 
 func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := testenv.PickFreePort()
 	if err != nil {
 		return "", err
 	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
+	return fmt.Sprintf("127.0.0.1:%d", port), nil
 }
 
 func newService(bin, dataDir, dbURL string, env []string) (*service, error) {
