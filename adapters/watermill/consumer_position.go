@@ -49,10 +49,12 @@ func (p *Positions) behindQuery(parts, part int) string {
 		// inside keeps the seek on the primary key (or the layout's index): as a bare EXISTS
 		// the planner expects a third of the outbox to match and scans it from the start
 		// (75 ms at a million rows, on every subscriber wakeup).
-		return `SELECT EXISTS (SELECT 1 FROM (SELECT 1 FROM watermill_events WHERE ` + partitionFilter(parts, part) + `(transaction_id, "offset") > (
-			COALESCE((SELECT last_processed_transaction_id FROM watermill_offsets_events WHERE consumer_group = $1), '0'::xid8),
-			COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = $1), 0))
-			ORDER BY transaction_id, "offset" LIMIT 1) next)`
+		// (partitionBeyond: a range of the layout index, whatever the statistics say.)
+		beyond, order := partitionBeyond(parts, part,
+			`COALESCE((SELECT last_processed_transaction_id FROM watermill_offsets_events WHERE consumer_group = $1), '0'::xid8)`,
+			`COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = $1), 0)`)
+		return `SELECT EXISTS (SELECT 1 FROM (SELECT 1 FROM watermill_events WHERE ` + beyond + `
+			ORDER BY ` + order + ` LIMIT 1) next)`
 	}
 	return `SELECT EXISTS (SELECT 1 FROM watermill_events WHERE ` + partitionFilter(parts, part) + `"offset" >
 		COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = ?), 0))`

@@ -17,9 +17,10 @@ import (
 // oldest retained event and filtering: with a month of events retained (or many written
 // by one transaction) each poll read about a million index entries (300 ms). The row
 // comparison below is the same condition as one index range, so a poll reads only what
-// lies past the position. A partition's poll adds `partition_key % Parts = Part`, the
-// leading expression of the layout's index (ensureLayoutIndex), so it stays one range
-// scan whatever the other partitions hold.
+// lies past the position. A partition's poll puts `partition_key % Parts`, the leading
+// expression of the layout's index (ensureLayoutIndex), in front of that row
+// (partitionBeyond), so it stays one range scan of that index whatever the other
+// partitions hold.
 type postgresSchema struct {
 	wsql.DefaultPostgreSQLSchema
 	Parts, Part int // the subscriber's partition; Parts <= 1: the whole stream
@@ -66,15 +67,34 @@ func (s postgresSchema) SelectQuery(topic, consumerGroup string, offsets wsql.Of
 				(SELECT offset_acked FROM last_processed))
 			AND transaction_id >= pg_snapshot_xmin(pg_current_snapshot())) AS held_back`
 	}
+	beyond, order := partitionBeyond(s.Parts, s.Part,
+		"(SELECT last_processed_transaction_id FROM last_processed)", "(SELECT offset_acked FROM last_processed)")
 	return wsql.Query{Query: `
 		WITH last_processed AS (` + next.Query + `)
 		SELECT "offset", transaction_id, uuid, payload, metadata` + heldBack + ` FROM ` + s.MessagesTable(topic) + `
-		WHERE ` + partitionFilter(s.Parts, s.Part) + `(transaction_id, "offset") > (
-				(SELECT last_processed_transaction_id FROM last_processed),
-				(SELECT offset_acked FROM last_processed))
+		WHERE ` + beyond + `
 			AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-		ORDER BY transaction_id ASC, "offset" ASC
+		ORDER BY ` + order + `
 		LIMIT ` + fmt.Sprintf("%d", batch), Args: next.Args}
+}
+
+// partitionBeyond is the PostgreSQL condition "an event of partition part of parts past
+// the position (tx, off)", and the order to read such events in. Partitioned, it is one
+// range of the layout index, from (part, tx, off) to the next partition, read in the
+// index's order, which no other index serves. Written as `partition_key % parts = part AND
+// (transaction_id, offset) > (tx, off)`, the primary key serves the same order, and where
+// statistics say the partition is dense (a workspace that wrote most events) the planner
+// took it and walked every other partition's events beyond the position: after a
+// saturation run on the aged bench database, 16,686 index entries per check of an idle
+// partition (12-18 ms instead of 0.1). Same rows, same order: the partition key is an
+// integer, so the range holds partition part alone.
+func partitionBeyond(parts, part int, tx, off string) (where, order string) {
+	if parts <= 1 {
+		return `(transaction_id, "offset") > (` + tx + `, ` + off + `)`, `transaction_id, "offset"`
+	}
+	key := fmt.Sprintf("partition_key %% %d", parts)
+	return fmt.Sprintf(`(%s, transaction_id, "offset") > (%d, %s, %s) AND %s < %d`, key, part, tx, off, key, part+1),
+		key + `, transaction_id, "offset"`
 }
 
 // UnmarshalMessage reads a polled row, and its held_back column when HeldBack is set.
@@ -109,4 +129,13 @@ func partitionFilter(parts, part int) string {
 		return ""
 	}
 	return fmt.Sprintf("partition_key %% %d = %d AND ", parts, part)
+}
+
+// PollStatement is the poll of partition part of parts on PostgreSQL, batch events at a
+// time, with the held_back column; its one argument is the consumer group. For EXPLAIN
+// (tests/plans_test.go): the subscriber builds the same statement.
+func PollStatement(parts, part, batch int) string {
+	var heldBack bool
+	s := postgresSchema{DefaultPostgreSQLSchema: wsql.DefaultPostgreSQLSchema{SubscribeBatchSize: batch}, Parts: parts, Part: part, HeldBack: &heldBack}
+	return s.SelectQuery(Topic, PartGroup("", part, parts), wsql.DefaultPostgreSQLOffsetsAdapter{}).Query
 }

@@ -15,8 +15,8 @@ import (
 // function that drops it.
 // With logStatements every statement of the run is written to the server's log
 // with its duration (log_min_duration_statement = 0 for this database alone), to count
-// them by kind and add up their time.
-func freshDatabase(ctx context.Context, base string, logStatements bool) (string, func(), error) {
+// them by kind and add up their time. With keep the database stays (drop names it).
+func freshDatabase(ctx context.Context, base string, logStatements, keep bool) (string, func(), error) {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	name := "webhookload_" + hex.EncodeToString(b[:])
@@ -38,6 +38,11 @@ func freshDatabase(ctx context.Context, base string, logStatements bool) (string
 		fmt.Printf("webhookload: statements of database %s go to the server log\n", name)
 	}
 	drop := func() {
+		if keep {
+			fmt.Printf("webhookload: kept database %s\n", name)
+			admin.Close()
+			return
+		}
 		_, _ = admin.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
 		admin.Close()
 	}

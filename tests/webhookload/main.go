@@ -36,6 +36,7 @@ type config struct {
 	profiles  string // folder for CPU profiles of each phase, or ""
 	phases    []phase
 	logSQL    bool
+	keep      bool // keep the PostgreSQL databases after the run, for EXPLAIN and the like
 	bin       string
 
 	instances  []int    // instance counts to run, each on a fresh database
@@ -59,6 +60,7 @@ func main() {
 	flag.BoolVar(&cfg.sqlite, "sqlite", true, "also run on a fresh SQLite database")
 	flag.StringVar(&cfg.profiles, "profiles", "", "write a CPU profile of the service per phase into this folder (go tool pprof)")
 	flag.StringVar(&cfg.bin, "bin", "", "run this creatorapi binary instead of building ./cmd/creatorapi (to compare two builds)")
+	flag.BoolVar(&cfg.keep, "keep-databases", false, "keep each run's PostgreSQL database (its name is printed) instead of dropping it")
 	flag.BoolVar(&cfg.logSQL, "log-statements", false, "log every statement of the run's PostgreSQL database, with its duration, to the server log")
 	phases := flag.String("phases", "50,200,500,saturation", "load phases: requests/s, or saturation (32 connections)")
 	instances := flag.String("instances", "1", "instance counts to measure, each a run of its own: N `serve` processes on one PostgreSQL database, requests round-robin over them")
@@ -167,7 +169,7 @@ func (r runOf) label(cfg config, engine string) string {
 
 // runPostgres runs on a database of its own, with the transport's stream of its own.
 func runPostgres(ctx context.Context, cfg config, bin, dataDir string, rn runOf, floor latencies) (report, error) {
-	dbURL, drop, err := freshDatabase(ctx, cfg.pgBaseURL, cfg.logSQL)
+	dbURL, drop, err := freshDatabase(ctx, cfg.pgBaseURL, cfg.logSQL, cfg.keep)
 	if err != nil {
 		return report{}, err
 	}
