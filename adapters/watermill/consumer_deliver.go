@@ -71,7 +71,11 @@ func (r *Router) attempt(ctx context.Context, c events.Consumer, ev events.Envel
 		open.open = false
 	}
 	mark := sqldb.DeferredMark(ctx) // the attempt's deferred writes go with its savepoint
-	if _, err := r.ledger.enterAttempt(ctx, c, ev, releasePrevious); err != nil {
+	async := keep && open.asyncCommit && !open.asyncSet
+	if async {
+		open.asyncSet = true // SET LOCAL lasts for the transaction, savepoints or not
+	}
+	if _, err := r.ledger.enterAttempt(ctx, c, ev, releasePrevious, async); err != nil {
 		var dbErr savepointError
 		if errors.As(err, &dbErr) {
 			return err
@@ -101,7 +105,12 @@ func (r *Router) attempt(ctx context.Context, c events.Consumer, ev events.Envel
 // it in the next event's first round trip (or lets the commit release it): one round trip
 // per event and consumer instead of three. Without one in the context (replay, rebuild
 // paths), every attempt releases its own savepoint.
-type openSavepoint struct{ open bool }
+type openSavepoint struct {
+	open bool
+	// asyncCommit: the transaction may commit without waiting for its WAL flush (the SQL
+	// transport on PostgreSQL, asyncCommitFirst); asyncSet: the first attempt said so.
+	asyncCommit, asyncSet bool
+}
 
 type openSavepointKey struct{}
 

@@ -50,6 +50,9 @@ type gate struct {
 	// (postgresSchema.HeldBack; false when the poll returned no row).
 	heldBack bool
 	misses   int // empty polls since the last signal or batch
+	// asyncCommit: batch transactions commit without waiting for the WAL flush
+	// (PostgreSQL; asyncCommitFirst).
+	asyncCommit bool
 	// caughtUp: the last pending check found nothing beyond the position, held back or
 	// not, so only a commit, which signals, can bring more: the safety poll asks again
 	// instead of polling.
@@ -107,7 +110,7 @@ func (g *gate) HandleError(logger wm.LoggerAdapter, noMsg bool, err error) time.
 // BeginTx implements wsql.Beginner: it waits as the last polls warrant, then begins.
 func (g *gate) BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error) {
 	g.wait(ctx)
-	g.savepoint = &openSavepoint{}
+	g.savepoint = &openSavepoint{asyncCommit: g.asyncCommit}
 	g.abort = &batchAbort{}
 	tx, err := g.DB.BeginTx(ctx, opts)
 	g.tx = tx

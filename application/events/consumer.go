@@ -15,6 +15,11 @@ type Consumer struct {
 	// types are acknowledged without calling Handle and without a ledger row: each one
 	// costs a savepoint and a row per consumer otherwise (docs/events.md).
 	Types []Type
+	// Lazy consumers are not woken by each commit: commits only tell them to look at their
+	// next safety poll (within a second), where one transaction applies them all. For read
+	// models that may lag a second (the analytics projection answers with its asOf), it
+	// saves a transaction per event at low load (docs/events.md, "Wakeups").
+	Lazy bool
 }
 
 // Handles tells whether c acts on events of type t.
