@@ -56,3 +56,47 @@ func TestStopClosesConnectionsThatSentNothing(t *testing.T) {
 		t.Fatalf("stop took %s: the silent connection held it", d)
 	}
 }
+
+// A connection accepted a moment before the stop whose request the server has not read
+// yet is not closed under it: the request is answered.
+func TestStopAnswersARequestOnAConnectionJustAccepted(t *testing.T) {
+	app := fiber.New(fiber.Config{ReadTimeout: 15 * time.Second, DisableStartupMessage: true})
+	app.Get("/", func(c *fiber.Ctx) error { return c.SendString("done") })
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := newDrainListener(l)
+	go func() { _ = app.Listener(ln) }()
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	// The stop's first sweep, as if it came before fasthttp read the request.
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		ln.mu.Lock()
+		n := len(ln.unused)
+		ln.mu.Unlock()
+		if n > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	ln.closeUnused()
+	buf := make([]byte, 512)
+	_ = conn.SetReadDeadline(time.Now().Add(2 * time.Second))
+	n, err := conn.Read(buf)
+	if got := string(buf[:n]); len(got) < 12 || got[:12] != "HTTP/1.1 200" {
+		t.Fatalf("request on a just-accepted connection: %q, %v", got, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := ln.shutdown(ctx, app); err != nil {
+		t.Fatal(err)
+	}
+}
