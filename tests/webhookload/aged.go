@@ -63,10 +63,19 @@ func ageDatabase(ctx context.Context, dbURL string, n int, analyze bool) (time.D
 	if err := tx.Commit(); err != nil {
 		return 0, err
 	}
-	if !analyze {
-		return time.Since(start), nil
+	if analyze {
+		if err := analyzeSchema(ctx, db); err != nil {
+			return 0, err
+		}
 	}
-	return time.Since(start), analyzeSchema(ctx, db)
+	// The load wrote about half a gigabyte of WAL: without this, the checkpoint it calls
+	// for ran through the phases, every first touch of a page after it writing a full page
+	// image (one run's aged 500/s: API p99 235 ms, saturation 722/s, against 19 ms and
+	// 910/s in the run before).
+	if _, err := db.ExecContext(ctx, `CHECKPOINT`); err != nil {
+		return 0, fmt.Errorf("checkpoint after the load: %w", err)
+	}
+	return time.Since(start), nil
 }
 
 // analyzeSchema analyses the tables of the run's own schema only (a bare ANALYZE would
