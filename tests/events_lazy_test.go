@@ -65,9 +65,11 @@ func TestEventsLazyConsumerAppliesCommitsOfAPollTogether(t *testing.T) {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		// One poll, or two when the poll's whole-second boundary fell among the commits.
-		if len(lazyTx) > 2 {
-			t.Fatalf("the lazy consumer applied 5 commits in %d transactions, want 1 or 2 (woken per commit?)", len(lazyTx))
+		// One poll, or two when the poll's whole-second boundary fell among the commits (a
+		// third when a poll found the next commit held back and re-polled for it); woken per
+		// commit, it takes five.
+		if len(lazyTx) > 3 {
+			t.Fatalf("the lazy consumer applied 5 commits in %d transactions, want at most 3 (woken per commit?)", len(lazyTx))
 		}
 		t.Logf("lazy consumer applied 5 commits in %d transaction(s), %v after the first", len(lazyTx), time.Since(start).Round(time.Millisecond))
 	})

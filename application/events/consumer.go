@@ -15,8 +15,9 @@ type Consumer struct {
 	// types are acknowledged without calling Handle and without a ledger row: each one
 	// costs a savepoint and a row per consumer otherwise (docs/events.md).
 	Types []Type
-	// Lazy consumers are not woken by each commit: commits only tell them to look at their
-	// next safety poll (within a second), where one transaction applies them all. For read
+	// Lazy consumers are not woken by each commit (SQL transport; a broker delivers as it
+	// does): commits only tell them to look at their next safety poll (within a second),
+	// where one transaction applies what came meanwhile. For read
 	// models that may lag a second (the analytics projection answers with its asOf), it
 	// saves a transaction per event at low load (docs/events.md, "Wakeups").
 	Lazy bool
