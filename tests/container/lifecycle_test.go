@@ -52,7 +52,7 @@ func TestSQLiteOnANamedVolume(t *testing.T) {
 	load := StartLoad(first.API+"/api/v1/courses?limit=5", loadKey, 12)
 	time.Sleep(time.Second)
 	before := load.ok.Load()
-	load.signalled.Store(true)
+	load.Signal()
 	signalled := time.Now()
 	first.Signal(t, "TERM")
 	draining := watchDraining(first.API)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -21,6 +22,7 @@ type Load struct {
 	stop        chan struct{}
 	wg          sync.WaitGroup
 	signalled   atomic.Bool // refusals before the signal are failures
+	signalledAt atomic.Int64
 }
 
 // StartLoad runs workers against url with the bearer key.
@@ -39,6 +41,11 @@ func StartLoad(url, key string, workers int) *Load {
 				}
 				req, _ := http.NewRequest(http.MethodGet, url, nil)
 				req.Header.Set("Authorization", "Bearer "+key)
+				var reused bool // said with a failure: a fresh connection or a kept-alive one
+				req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+					GotConn: func(info httptrace.GotConnInfo) { reused = info.Reused },
+				}))
+				sent := time.Now()
 				resp, err := c.Do(req)
 				if errors.Is(err, syscall.ECONNREFUSED) {
 					l.refused.Add(1)
@@ -48,7 +55,7 @@ func StartLoad(url, key string, workers int) *Load {
 					return // the listener is closed for good
 				}
 				if err != nil {
-					l.fail(err.Error())
+					l.fail(fmt.Sprintf("%v (connection reused: %v; sent %s)", err, reused, l.sinceSignal(sent)))
 					continue
 				}
 				_, _ = io.Copy(io.Discard, resp.Body)
@@ -74,6 +81,21 @@ func (l *Load) fail(why string) {
 func (l *Load) Stop() {
 	close(l.stop)
 	l.wg.Wait()
+}
+
+// sinceSignal says when t was relative to the signal (signalled.Store marks it).
+func (l *Load) sinceSignal(t time.Time) string {
+	at := l.signalledAt.Load()
+	if at == 0 {
+		return "before the signal"
+	}
+	return fmt.Sprintf("%v after the signal", t.Sub(time.Unix(0, at)).Round(time.Millisecond))
+}
+
+// Signal notes that the server was signalled now: refusals from here on are expected.
+func (l *Load) Signal() {
+	l.signalledAt.Store(time.Now().UnixNano())
+	l.signalled.Store(true)
 }
 
 // Failures returns the failed requests.

@@ -2,6 +2,7 @@ package compose
 
 import (
 	"context"
+	"errors"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -21,6 +22,14 @@ type drainListener struct {
 	net.Listener
 	mu     sync.Mutex
 	unused map[*drainConn]struct{}
+	closed sync.Once
+	err    error
+}
+
+// Close closes the listener once; fasthttp's stop closes it again, harmlessly.
+func (l *drainListener) Close() error {
+	l.closed.Do(func() { l.err = l.Listener.Close() })
+	return l.err
 }
 
 func newDrainListener(ln net.Listener) *drainListener {
@@ -56,8 +65,16 @@ func (l *drainListener) closeUnused() {
 }
 
 // shutdown stops app gracefully (requests in flight finish, within ctx) and closes the
-// connections that carry none.
+// connections that carry none. The listener is closed first: fasthttp's stop marks every
+// response "Connection: close" and only then closes its listeners, so a client that
+// reconnected at once (a few microseconds; milliseconds on a loaded machine, where the
+// container's drain test lost a request so) sat in the accept queue when the listener
+// closed, and the kernel reset its request. Closed first, the reconnect is refused: no
+// request sent on it.
 func (l *drainListener) shutdown(ctx context.Context, app *fiber.App) error {
+	if err := l.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+		return err
+	}
 	done := make(chan error, 1)
 	go func() { done <- app.ShutdownWithContext(ctx) }()
 	tick := time.NewTicker(20 * time.Millisecond)
