@@ -2,7 +2,6 @@ package tests
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -24,12 +23,12 @@ func TestEventsHeldBackBeyondAPartialBatchIsPolledSoon(t *testing.T) {
 	labels := make(chan string, 10)
 	release, t1Ended := make(chan struct{}), make(chan struct{})
 	consumer := events.Consumer{Name: "held-back", Handle: func(ctx context.Context, ev events.Envelope) error {
-		var data map[string]string
-		if err := json.Unmarshal(ev.Data, &data); err != nil {
+		label, err := labelOf(ev)
+		if err != nil {
 			return err
 		}
-		labels <- data["label"]
-		switch data["label"] {
+		labels <- label
+		switch label {
 		case "block-0":
 			<-release // the subscriber is busy while E0 and E1 commit
 		case "e0":
@@ -78,14 +77,7 @@ func TestEventsHeldBackBeyondAPartialBatchIsPolledSoon(t *testing.T) {
 	case err := <-e0Done:
 		t.Fatalf("publish E0: %v", err)
 	}
-	t1, err := a.DB.Writer.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = t1.Rollback() }()
-	if _, err := t1.ExecContext(ctx, `SELECT pg_current_xact_id()`); err != nil {
-		t.Fatal(err)
-	}
+	t1 := a.holdBack(t)
 	close(commitE0)
 	if err := <-e0Done; err != nil {
 		t.Fatalf("publish E0: %v", err)
@@ -117,24 +109,16 @@ func TestEventsHeldBackLongerThanTheBurstAreStillPolledFor(t *testing.T) {
 	dbURL := testenv.NewPostgresURL(t)
 	labels := make(chan string, 10)
 	consumer := events.Consumer{Name: "held-back-long", Handle: func(ctx context.Context, ev events.Envelope) error {
-		var data map[string]string
-		if err := json.Unmarshal(ev.Data, &data); err != nil {
+		label, err := labelOf(ev)
+		if err != nil {
 			return err
 		}
-		labels <- data["label"]
+		labels <- label
 		return nil
 	}}
 	slowPoll := withRouterConfig(func(c *watermill.RouterConfig) { c.PollInterval = time.Minute })
 	a := startEventsApp(t, testenv.Config(t, dbURL), slowPoll, withConsumer(consumer))
-	ctx := context.Background()
-	t1, err := a.DB.Writer.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = t1.Rollback() }()
-	if _, err := t1.ExecContext(ctx, `SELECT pg_current_xact_id()`); err != nil {
-		t.Fatal(err)
-	}
+	t1 := a.holdBack(t)
 	a.publish(t, 1, "held") // committed behind T1; its wakeup finds nothing visible
 	time.Sleep(500 * time.Millisecond)
 	select {

@@ -2,6 +2,8 @@ package tests
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
@@ -177,4 +179,30 @@ func (r *recorder) seen() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]string(nil), r.ids...)
+}
+
+// labelOf reads the "label" field that publish puts in each event's data.
+func labelOf(ev events.Envelope) (string, error) {
+	var data map[string]string
+	if err := json.Unmarshal(ev.Data, &data); err != nil {
+		return "", fmt.Errorf("decode %s: %w", ev.ID, err)
+	}
+	return data["label"], nil
+}
+
+// holdBack opens a transaction on a's PostgreSQL database and gives it a transaction id:
+// until it ends, every event committed after it began is held back from every poll (the
+// snapshot's xmin). Rolled back at the end of the test unless committed before.
+func (a *eventsApp) holdBack(t *testing.T) *sql.Tx {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := a.DB.Writer.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tx.Rollback() })
+	if _, err := tx.ExecContext(ctx, `SELECT pg_current_xact_id()`); err != nil {
+		t.Fatal(err)
+	}
+	return tx
 }

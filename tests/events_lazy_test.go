@@ -3,7 +3,6 @@ package tests
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"sync"
 	"testing"
 	"time"
@@ -22,18 +21,14 @@ func TestEventsLazyConsumerAppliesCommitsOfAPollTogether(t *testing.T) {
 		var mu sync.Mutex
 		lazyTx := map[*sql.Tx]int{} // the batch transaction under each wrapper
 		lazyApplied, eagerFirst := make(chan string, 10), make(chan time.Time, 10)
-		label := func(ev events.Envelope) string {
-			var data map[string]string
-			_ = json.Unmarshal(ev.Data, &data)
-			return data["label"]
-		}
 		lazy := events.Consumer{Name: "lazy", Lazy: true, Handle: func(ctx context.Context, ev events.Envelope) error {
 			tx, _ := sqldb.TxFromContext(ctx)
 			mu.Lock()
 			lazyTx[tx.Tx]++
 			mu.Unlock()
-			lazyApplied <- label(ev)
-			return nil
+			label, err := labelOf(ev)
+			lazyApplied <- label
+			return err
 		}}
 		eager := events.Consumer{Name: "eager", Handle: func(context.Context, events.Envelope) error {
 			eagerFirst <- time.Now()

@@ -13,28 +13,16 @@ import (
 // outside a transaction Add refuses, so the caller writes at once.
 func TestDeferredWritesFlushBeforeCommitAndFollowSavepoints(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, "sqlite://"+filepath.Join(t.TempDir(), "d.db"), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if _, err := db.Writer.ExecContext(ctx, `CREATE TABLE seen (v INTEGER NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
+	db := seenDB(t)
 	var flushes [][]int
 	d := NewDeferred(func(ctx context.Context, items []int) error {
 		flushes = append(flushes, slices.Clone(items))
-		for _, v := range items {
-			if _, err := db.Write(ctx).ExecContext(ctx, `INSERT INTO seen (v) VALUES (?)`, v); err != nil {
-				return err
-			}
-		}
-		return nil
+		return writeSeen(ctx, db, items)
 	})
 	if d.Add(ctx, 99) {
 		t.Fatal("Add outside a transaction deferred the item")
 	}
-	err = db.WithinTx(ctx, func(ctx context.Context) error {
+	err := db.WithinTx(ctx, func(ctx context.Context) error {
 		d.Add(ctx, 1)
 		mark := DeferredMark(ctx)
 		d.Add(ctx, 2) // an attempt rolled back to its savepoint
@@ -70,25 +58,13 @@ func TestDeferredWritesFlushBeforeCommitAndFollowSavepoints(t *testing.T) {
 // rebuild does so per page); the commit then writes only what came after.
 func TestFlushDeferredWritesInsideTheTransaction(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, "sqlite://"+filepath.Join(t.TempDir(), "d.db"), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if _, err := db.Writer.ExecContext(ctx, `CREATE TABLE seen (v INTEGER NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
+	db := seenDB(t)
 	flushes := 0
 	d := NewDeferred(func(ctx context.Context, items []int) error {
 		flushes++
-		for _, v := range items {
-			if _, err := db.Write(ctx).ExecContext(ctx, `INSERT INTO seen (v) VALUES (?)`, v); err != nil {
-				return err
-			}
-		}
-		return nil
+		return writeSeen(ctx, db, items)
 	})
-	err = db.WithinTx(ctx, func(ctx context.Context) error {
+	err := db.WithinTx(ctx, func(ctx context.Context) error {
 		d.Add(ctx, 1)
 		if err := FlushDeferred(ctx); err != nil {
 			return err
@@ -110,4 +86,29 @@ func TestFlushDeferredWritesInsideTheTransaction(t *testing.T) {
 	if !slices.Equal(got, []int{1, 2}) || flushes != 2 {
 		t.Fatalf("written %v in %d flushes, want [1 2] in 2", got, flushes)
 	}
+}
+
+// seenDB opens a SQLite database with one table, seen, that the deferred writes fill.
+func seenDB(t *testing.T) *DB {
+	t.Helper()
+	ctx := context.Background()
+	db, err := Open(ctx, "sqlite://"+filepath.Join(t.TempDir(), "d.db"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Writer.ExecContext(ctx, `CREATE TABLE seen (v INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// writeSeen inserts items into seen, in the transaction of ctx.
+func writeSeen(ctx context.Context, db *DB, items []int) error {
+	for _, v := range items {
+		if _, err := db.Write(ctx).ExecContext(ctx, `INSERT INTO seen (v) VALUES (?)`, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -46,10 +46,10 @@ func (p *Positions) behindQuery(parts, part int) string {
 	if p.db.Dialect == sqldb.Postgres {
 		// Groups advance in (transaction_id, offset) order, the outbox's primary key. A group
 		// without a row yet (never subscribed) is behind any event. The ORDER BY ... LIMIT 1
-		// inside keeps the seek on the primary key (or the layout's index): as a bare EXISTS
-		// the planner expects a third of the outbox to match and scans it from the start
-		// (75 ms at a million rows, on every subscriber wakeup).
-		// (partitionBeyond: a range of the layout index, whatever the statistics say.)
+		// inside keeps the seek on the primary key (partitioned: on the layout index, whatever
+		// the statistics say; partitionBeyond): as a bare EXISTS the planner expects a third
+		// of the outbox to match and scans it from the start (75 ms at a million rows, on
+		// every subscriber wakeup).
 		beyond, order := partitionBeyond(parts, part,
 			`COALESCE((SELECT last_processed_transaction_id FROM watermill_offsets_events WHERE consumer_group = $1), '0'::xid8)`,
 			`COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = $1), 0)`)
