@@ -120,24 +120,29 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 		return out
 	}
 	ownerOf := func(in *instance) string { return fmt.Sprintf(":%d:", in.cmd.Process.Pid) }
-	// Wait until the work is spread fairly (rebalanced as instances joined): every pair held,
-	// each instance holding floor or ceil of each consumer's partitions, 4 pairs in all here.
+	// Wait until the work is spread fairly (rebalanced as instances joined): every pair of
+	// the consumer groups held (the analytics projection and the order entitlements; the
+	// webhook fan-out runs inline, in the publishing transaction), each instance holding 1
+	// or 2 of each group's 4 partitions.
+	const groups = 2
 	spread := map[string]int{} // instance -> pairs held before the kill
 	eventually(t, "the pairs spread evenly over three instances", func() bool {
 		o := owners()
 		clear(spread)
-		for _, owner := range o {
+		perGroup := map[string]int{} // instance and group -> partitions held
+		for pair, owner := range o {
 			for i, in := range insts {
 				if strings.Contains(owner, ownerOf(in)) {
 					spread[fmt.Sprintf("instance %d", i+1)]++
+					perGroup[fmt.Sprintf("%d %s", i, pair[:strings.LastIndex(pair, "/")])]++
 				}
 			}
 		}
-		if len(o) != 3*parts || len(spread) != 3 {
+		if len(o) != groups*parts || len(spread) != 3 || len(perGroup) != 3*groups {
 			return false
 		}
-		for _, n := range spread {
-			if n != parts {
+		for _, n := range perGroup {
+			if n != parts/3 && n != parts/3+1 {
 				return false
 			}
 		}

@@ -39,7 +39,12 @@ type Outbox struct {
 	clock  platform.Clock
 	logger wm.LoggerAdapter
 	wake   *Wakeup // nil: subscribers find events by their slow poll only
+	inline []events.Consumer
 }
+
+// RunInline makes Publish run cs in the publishing transaction, after the insert
+// (events.Consumer.Inline): what they write commits or vanishes with the event.
+func (o *Outbox) RunInline(cs []events.Consumer) { o.inline = append(o.inline, cs...) }
 
 // SchemaFor returns the schema adapter of the dialect.
 func SchemaFor(d sqldb.Dialect) wsql.SchemaAdapter {
@@ -85,12 +90,13 @@ func (o *Outbox) Publish(ctx context.Context, evs ...events.Event) error {
 		return ErrNoTransaction
 	}
 	msgs := make([]*message.Message, 0, len(evs))
+	envs := make([]events.Envelope, 0, len(evs))
 	for _, ev := range evs {
-		msg, err := o.message(ev)
+		msg, env, err := o.message(ev)
 		if err != nil {
 			return err
 		}
-		msgs = append(msgs, msg)
+		msgs, envs = append(msgs, msg), append(envs, env)
 	}
 	// watermill-sql's Publisher would run the same InsertQuery, but alone (and without ctx).
 	insert, err := o.schema.InsertQuery(Topic, msgs)
@@ -100,6 +106,16 @@ func (o *Outbox) Publish(ctx context.Context, evs ...events.Event) error {
 	stmt, args := o.signal(ctx, insert, partitionKeys(evs), eventTypes(evs))
 	if _, err := tx.ExecContext(ctx, stmt, args...); err != nil {
 		return fmt.Errorf("outbox publish: %w", err)
+	}
+	for _, env := range envs {
+		for _, c := range o.inline {
+			if !c.Handles(env.Type) {
+				continue
+			}
+			if err := c.Handle(ctx, env); err != nil {
+				return fmt.Errorf("%s on %s: %w", c.Name, env.ID, err)
+			}
+		}
 	}
 	return nil
 }
@@ -152,10 +168,10 @@ func (o *Outbox) signal(ctx context.Context, insert wsql.Query, keys []uint32, t
 	return stmt, append(insert.Args, NotifyChannel, notification(from, keys))
 }
 
-func (o *Outbox) message(ev events.Event) (*message.Message, error) {
+func (o *Outbox) message(ev events.Event) (*message.Message, events.Envelope, error) {
 	data, err := json.Marshal(ev.Data)
 	if err != nil {
-		return nil, fmt.Errorf("encode %s data: %w", ev.Type, err)
+		return nil, events.Envelope{}, fmt.Errorf("encode %s data: %w", ev.Type, err)
 	}
 	env := events.Envelope{
 		ID: o.ids.New(events.IDPrefix), Type: ev.Type, CreatedAt: o.clock.Now(),
@@ -163,11 +179,11 @@ func (o *Outbox) message(ev events.Event) (*message.Message, error) {
 	}
 	payload, err := json.Marshal(env)
 	if err != nil {
-		return nil, fmt.Errorf("encode %s envelope: %w", ev.Type, err)
+		return nil, events.Envelope{}, fmt.Errorf("encode %s envelope: %w", ev.Type, err)
 	}
 	msg := message.NewMessage(env.ID, payload)
 	msg.Metadata.Set(MetaType, string(ev.Type))
 	msg.Metadata.Set(MetaWorkspaceID, ev.WorkspaceID)
 	msg.Metadata.Set(MetaVersion, strconv.Itoa(events.VersionOf(ev.Type)))
-	return msg, nil
+	return msg, env, nil
 }

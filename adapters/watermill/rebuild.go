@@ -36,11 +36,6 @@ type outboxRow struct {
 // failure rolls everything back. Only what retention left in the outbox is replayed.
 func (l *Ledger) Rebuild(ctx context.Context, pos *Positions, c events.Consumer, reset func(ctx context.Context) error) (Rebuilt, error) {
 	out := Rebuilt{Consumer: c.Name}
-	page := l.db.Rebind(`SELECT '' AS tx, "offset" AS off, payload FROM watermill_events WHERE "offset" > ? ORDER BY "offset" LIMIT ?`)
-	if l.db.Dialect == sqldb.Postgres {
-		page = `SELECT transaction_id::text AS tx, "offset" AS off, payload FROM watermill_events
-			WHERE (transaction_id, "offset") > ($1::xid8, $2) ORDER BY transaction_id, "offset" LIMIT $3`
-	}
 	err := l.db.WithinTx(ctx, func(ctx context.Context) error {
 		out.Events, out.Applied, out.FirstEventAt = 0, 0, nil
 		if err := pos.Rewind(ctx, c.Name); err != nil {
@@ -49,47 +44,71 @@ func (l *Ledger) Rebuild(ctx context.Context, pos *Positions, c events.Consumer,
 		if err := reset(ctx); err != nil {
 			return err
 		}
-		last := outboxRow{Tx: "0"}
-		for {
-			var rows []outboxRow
-			args := []any{last.Offset, rebuildPage}
-			if l.db.Dialect == sqldb.Postgres {
-				args = []any{last.Tx, last.Offset, rebuildPage}
+		err := l.applyFrom(ctx, c, position{Tx: "0"}, func(ev events.Envelope, applied bool) {
+			if out.FirstEventAt == nil {
+				at := ev.CreatedAt.UTC()
+				out.FirstEventAt = &at
 			}
-			if err := l.db.Write(ctx).SelectContext(ctx, &rows, page, args...); err != nil {
-				return fmt.Errorf("read outbox: %w", err)
+			out.Events++
+			if applied {
+				out.Applied++
 			}
-			for _, r := range rows {
-				var ev events.Envelope
-				if err := json.Unmarshal(r.Payload, &ev); err != nil {
-					return fmt.Errorf("decode outbox event at offset %d: %w", r.Offset, err)
-				}
-				if out.FirstEventAt == nil {
-					at := ev.CreatedAt.UTC()
-					out.FirstEventAt = &at
-				}
-				applied, err := l.applyOnce(ctx, c, ev)
-				if err != nil {
-					return fmt.Errorf("rebuild %s: event %s: %w", c.Name, ev.ID, err)
-				}
-				out.Events++
-				if applied {
-					out.Applied++
-				}
-			}
-			// The consumer's deferred writes (sqldb.Deferred) are written per page, not
-			// held for the whole stream.
-			if err := sqldb.FlushDeferred(ctx); err != nil {
-				return fmt.Errorf("rebuild %s: %w", c.Name, err)
-			}
-			if len(rows) < rebuildPage {
-				return nil
-			}
-			last = rows[len(rows)-1]
+		})
+		if err != nil {
+			return fmt.Errorf("rebuild %w", err)
 		}
+		return nil
 	})
 	if err != nil {
 		return Rebuilt{}, err
 	}
 	return out, nil
+}
+
+// applyFrom applies to c, in the transaction of ctx and in stream order, every event of
+// the outbox after from that c handles and has not applied (its ledger), and tells seen
+// of each event read.
+func (l *Ledger) applyFrom(ctx context.Context, c events.Consumer, from position, seen func(ev events.Envelope, applied bool)) error {
+	page := l.db.Rebind(`SELECT '' AS tx, "offset" AS off, payload FROM watermill_events WHERE "offset" > ? ORDER BY "offset" LIMIT ?`)
+	if l.db.Dialect == sqldb.Postgres {
+		page = `SELECT transaction_id::text AS tx, "offset" AS off, payload FROM watermill_events
+			WHERE (transaction_id, "offset") > ($1::xid8, $2) ORDER BY transaction_id, "offset" LIMIT $3`
+	}
+	last := outboxRow{Tx: from.Tx, Offset: from.Off}
+	if last.Tx == "" {
+		last.Tx = "0"
+	}
+	for {
+		var rows []outboxRow
+		args := []any{last.Offset, rebuildPage}
+		if l.db.Dialect == sqldb.Postgres {
+			args = []any{last.Tx, last.Offset, rebuildPage}
+		}
+		if err := l.db.Write(ctx).SelectContext(ctx, &rows, page, args...); err != nil {
+			return fmt.Errorf("read outbox: %w", err)
+		}
+		for _, r := range rows {
+			var ev events.Envelope
+			if err := json.Unmarshal(r.Payload, &ev); err != nil {
+				return fmt.Errorf("decode outbox event at offset %d: %w", r.Offset, err)
+			}
+			applied := false
+			if c.Handles(ev.Type) {
+				var err error
+				if applied, err = l.applyOnce(ctx, c, ev); err != nil {
+					return fmt.Errorf("%s: event %s: %w", c.Name, ev.ID, err)
+				}
+			}
+			seen(ev, applied)
+		}
+		// The consumer's deferred writes (sqldb.Deferred) are written per page, not
+		// held for the whole stream.
+		if err := sqldb.FlushDeferred(ctx); err != nil {
+			return fmt.Errorf("%s: %w", c.Name, err)
+		}
+		if len(rows) < rebuildPage {
+			return nil
+		}
+		last = rows[len(rows)-1]
+	}
 }

@@ -21,6 +21,10 @@ type Consumer struct {
 	// models that may lag a second (the analytics projection answers with its asOf), it
 	// saves a transaction per event at low load (docs/events.md, "Wakeups").
 	Lazy bool
+	// Inline consumers run in the transaction that publishes the event, not as a consumer
+	// group: their writes commit with the event itself, exactly once, with no position,
+	// ledger row or transaction of their own. A failure fails the publishing change.
+	Inline bool
 }
 
 // Handles tells whether c acts on events of type t.

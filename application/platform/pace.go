@@ -9,10 +9,9 @@ import (
 type Stage int
 
 const (
-	// StageFanOut: from an event's commit to its webhook fan-out.
-	StageFanOut Stage = iota
-	// StageDispatch: from a delivery's creation to its first attempt.
-	StageDispatch
+	// StageDispatch: from a delivery's creation to its first attempt (the fan-out runs in
+	// the publishing transaction, so a delivery is created with its event).
+	StageDispatch Stage = iota
 	stages
 )
 
@@ -36,8 +35,8 @@ const (
 // sum exceeds the target, each request that produces events waits a little before it
 // runs (Delay). The producers then yield CPU to the consumers and the dispatcher, and the
 // backlog stays bounded near the target instead of growing for as long as the load
-// lasts. It paces this instance only: an instance holding no fan-out partition hears no
-// lag (docs/events.md, "Pacing").
+// lasts. It paces this instance only, by what its own dispatcher sees (docs/events.md,
+// "Pacing").
 type Pacer struct {
 	target time.Duration // 0: never pace
 	now    func() time.Time

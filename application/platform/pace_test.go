@@ -15,15 +15,14 @@ func TestPacerDelaysOnlyOverTheTarget(t *testing.T) {
 	if d := p.Delay(); d != 0 {
 		t.Fatalf("no lag heard: delay %v, want 0", d)
 	}
-	p.Observe(StageFanOut, 150*time.Millisecond)
-	p.Observe(StageDispatch, 100*time.Millisecond)
+	p.Observe(StageDispatch, 250*time.Millisecond)
 	if got := p.Lag(); got != 250*time.Millisecond {
-		t.Fatalf("lag %v, want the stages' sum 250ms", got)
+		t.Fatalf("lag %v, want 250ms", got)
 	}
 	if d := p.Delay(); d != 0 {
 		t.Fatalf("lag at the target: delay %v, want 0", d)
 	}
-	p.Observe(StageFanOut, 1150*time.Millisecond) // smoothed: 150 + 0.2*(1150-150) = 350
+	p.Observe(StageDispatch, 1250*time.Millisecond) // smoothed: 250 + 0.2*(1250-250) = 450
 	if got := p.Lag(); got != 450*time.Millisecond {
 		t.Fatalf("smoothed lag %v, want 450ms", got)
 	}
@@ -55,12 +54,12 @@ func TestPacerForgetsQuietStagesAndCapsOddLags(t *testing.T) {
 func TestPacerOffOrNilNeverDelays(t *testing.T) {
 	c := &wallClock{t: time.Now()}
 	off := NewPacer(0, c.now)
-	off.Observe(StageFanOut, time.Minute)
+	off.Observe(StageDispatch, time.Minute)
 	if d := off.Delay(); d != 0 {
 		t.Fatalf("target 0 must never pace: delay %v", d)
 	}
 	var none *Pacer
-	none.Observe(StageFanOut, time.Minute)
+	none.Observe(StageDispatch, time.Minute)
 	none.ObserveSince(StageDispatch, c.t)
 	if d := none.Delay(); d != 0 {
 		t.Fatalf("nil pacer: delay %v", d)

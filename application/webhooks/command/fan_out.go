@@ -16,8 +16,9 @@ type FanOutHandler struct{ d Deps }
 // NewFanOutHandler builds the handler.
 func NewFanOutHandler(d Deps) FanOutHandler { return FanOutHandler{d: d} }
 
-// Handle is idempotent: a replayed event finds its deliveries already there. It joins the
-// transaction in ctx (the event subscriber's), so the rows commit with the consumer offset.
+// Handle joins the transaction in ctx, the one that publishes the event (the fan-out is an
+// inline consumer, events.Consumer.Inline), so the deliveries commit with the event. It is
+// idempotent: an event applied again (Ledger.Retire) finds its deliveries already there.
 func (h FanOutHandler) Handle(ctx context.Context, ev events.Envelope) error {
 	if !events.IsPublic(ev.Type) {
 		return nil
@@ -29,8 +30,8 @@ func (h FanOutHandler) Handle(ctx context.Context, ev events.Envelope) error {
 	}
 	// With a dispatcher in this process, each delivery is written leased to it and handed
 	// over after the commit: no claim statement, no second write of the row. The writes may
-	// wait for the end of the transaction (a batch of events' deliveries in one statement):
-	// the leases are handed, or the dispatcher woken, once they are written.
+	// wait for the end of the transaction (the deliveries of all its events in one
+	// statement): the leases are handed, or the dispatcher woken, after the commit.
 	handing := h.d.Handoff != nil && h.d.Handoff.Leasing()
 	written := func(ctx context.Context, leases []webhooks.Lease) {
 		switch {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"time"
 
 	wm "github.com/ThreeDotsLabs/watermill"
@@ -42,7 +43,27 @@ func Events() fx.Option {
 				return watermill.NewRetention(db, c, cfg.EventsRetention, parts)
 			},
 		),
+		// Inline consumers run in the publishing transaction, in every app that publishes
+		// (the CLI's too), not only where the router runs.
+		fx.Invoke(func(o *watermill.Outbox, p consumersParams) { o.RunInline(inline(p.Consumers)) }),
 	)
+}
+
+type consumersParams struct {
+	fx.In
+	Consumers []events.Consumer `group:"event_consumers"`
+}
+
+// inline picks the consumers that run in the publishing transaction; the router runs
+// the others.
+func inline(cs []events.Consumer) []events.Consumer {
+	var out []events.Consumer
+	for _, c := range cs {
+		if c.Inline {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 type routerParams struct {
@@ -59,7 +80,8 @@ type routerParams struct {
 
 // newEventRouter runs the consumers the ports provided.
 func newEventRouter(p routerParams) (*watermill.Router, error) {
-	return watermill.NewRouter(p.DB, p.Ledger, p.Transport, p.Consumers, p.Partitions, p.Config, p.Logger, instanceName(p.Wakeup))
+	groups := slices.DeleteFunc(slices.Clone(p.Consumers), func(c events.Consumer) bool { return c.Inline })
+	return watermill.NewRouter(p.DB, p.Ledger, p.Transport, groups, p.Partitions, p.Config, p.Logger, instanceName(p.Wakeup))
 }
 
 // Workers runs the background side: the event router (draining on stop), the
@@ -73,6 +95,7 @@ func Workers() fx.Option {
 		fx.Invoke(runWebhookWorkers),
 		fx.Invoke(pruneSignIns),
 		fx.Invoke(watchMasterKey),
+		fx.Invoke(retireInlineGroups),
 		fx.Invoke(func(lc fx.Lifecycle, cfg Config, db *sqldb.DB, r *watermill.Router, w *watermill.Wakeup, ret *watermill.Retention, wl wm.LoggerAdapter, logger *slog.Logger) {
 			if db.Dialect == sqldb.Postgres {
 				l := watermill.NewListener(db.Writer.DB, w, wl)
@@ -91,6 +114,24 @@ func Workers() fx.Option {
 		}),
 		fx.Invoke(runForwarder),
 	)
+}
+
+// retireInlineGroups applies, before the router starts, what the consumer group of an
+// inline consumer left unconsumed when an upgrade made it inline (the webhook fan-out),
+// and forgets the group (Ledger.Retire).
+func retireInlineGroups(lc fx.Lifecycle, l *watermill.Ledger, p consumersParams, logger *slog.Logger) {
+	lc.Append(fx.Hook{OnStart: func(ctx context.Context) error {
+		for _, c := range inline(p.Consumers) {
+			n, err := l.Retire(ctx, c)
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				logger.Info("events: retired the consumer group of an inline consumer", "consumer", c.Name, "applied", n)
+			}
+		}
+		return nil
+	}})
 }
 
 // instanceName names this process in the lease table: host and pid for operators, and

@@ -40,9 +40,10 @@ func Platform() fx.Option {
 			},
 			sqlstore.NewSettings,
 			watermill.NewWakeup,
-			func(db *sqldb.DB, i platform.IDs, c platform.Clock, l wm.LoggerAdapter, w *watermill.Wakeup) platform.Publisher {
+			func(db *sqldb.DB, i platform.IDs, c platform.Clock, l wm.LoggerAdapter, w *watermill.Wakeup) *watermill.Outbox {
 				return watermill.NewOutbox(db, i, c, l).SignalCommits(w)
 			},
+			func(o *watermill.Outbox) platform.Publisher { return o },
 		),
 	)
 }

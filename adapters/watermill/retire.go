@@ -1,0 +1,82 @@
+package watermill
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/events"
+)
+
+// Retire ends the consumer group of c once c runs inline (events.Consumer.Inline, in the
+// publishing transaction): in one transaction it applies to c what the group had not
+// consumed (the outbox after the laggard of its positions; the ledger skips what some
+// partition applied beyond it), then forgets the group's positions and leases, so that
+// retention no longer waits for it. Events published before an upgrade made c inline are
+// so applied once, and none is left behind. It reports how many events it applied. A group
+// without a position (a new database, retired before, or a broker transport's, whose
+// positions are the broker's) costs one read.
+func (l *Ledger) Retire(ctx context.Context, c events.Consumer) (int, error) {
+	list := l.db.Rebind(`SELECT consumer_group, '' AS tx, COALESCE(offset_acked, 0) AS off FROM watermill_offsets_events
+		WHERE consumer_group = ? OR consumer_group LIKE ?`)
+	if l.db.Dialect == sqldb.Postgres {
+		list = `SELECT consumer_group, last_processed_transaction_id::text AS tx, COALESCE(offset_acked, 0) AS off
+			FROM watermill_offsets_events WHERE consumer_group = $1 OR consumer_group LIKE $2`
+	}
+	var rows []position
+	if err := l.db.Read(ctx).SelectContext(ctx, &rows, list, c.Name, c.Name+"/p%"); err != nil {
+		return 0, fmt.Errorf("retire %s: positions: %w", c.Name, err)
+	}
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	applied := 0
+	err := l.db.WithinTx(ctx, func(ctx context.Context) error {
+		applied = 0
+		// Waits for a batch of the group in flight (an instance of the version before).
+		if err := lockConsumer(ctx, l.db, c.Name, true); err != nil {
+			return err
+		}
+		if err := l.db.Write(ctx).SelectContext(ctx, &rows, list+l.forUpdate(), c.Name, c.Name+"/p%"); err != nil {
+			return fmt.Errorf("positions: %w", err)
+		}
+		if len(rows) == 0 {
+			return nil // another instance retired it meanwhile
+		}
+		laggard := rows[0]
+		for _, r := range rows[1:] {
+			if r.before(laggard) {
+				laggard = r
+			}
+		}
+		err := l.applyFrom(ctx, c, laggard, func(_ events.Envelope, ok bool) {
+			if ok {
+				applied++
+			}
+		})
+		if err != nil {
+			return err
+		}
+		q := l.db.Write(ctx)
+		if _, err := q.ExecContext(ctx, l.db.Rebind(`DELETE FROM watermill_offsets_events WHERE consumer_group = ? OR consumer_group LIKE ?`), c.Name, c.Name+"/p%"); err != nil {
+			return fmt.Errorf("forget the positions: %w", err)
+		}
+		if _, err := q.ExecContext(ctx, l.db.Rebind(`DELETE FROM event_leases WHERE consumer = ?`), c.Name); err != nil {
+			return fmt.Errorf("forget the leases: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("retire %s: %w", c.Name, err)
+	}
+	return applied, nil
+}
+
+// forUpdate holds the rows read until the transaction ends (PostgreSQL; SQLite's writer
+// is single).
+func (l *Ledger) forUpdate() string {
+	if l.db.Dialect == sqldb.Postgres {
+		return " FOR UPDATE"
+	}
+	return ""
+}
