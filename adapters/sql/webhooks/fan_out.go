@@ -18,6 +18,7 @@ import (
 // statements are calls in the process, reads then inserts, at once.
 type fanOutStatements struct {
 	batch        string // PostgreSQL: endpoints and inserts of held events, with the ids drawn beforehand
+	single       string // PostgreSQL: the same for one event (a publishing transaction's usual lot)
 	endpoints    string // the workspace's enabled endpoints (the type is matched in Go)
 	insert       string // one delivery, leased or not, unless the endpoint has one of the event
 	hints        *endpointCounts
@@ -66,6 +67,22 @@ func newFanOutStatements(db *sqldb.DB) fanOutStatements {
 			SELECT s.i, s.id, s.url, s.secret_sealed, s.previous_sealed, s.previous_expires_at, s.k,
 				COALESCE(added.id, '') AS delivery_id
 			FROM s LEFT JOIN n ON n.i = s.i AND n.k = s.k LEFT JOIN added ON added.id = n.id ORDER BY s.i, s.k`,
+		// batch for one event, with scalars: a plan PostgreSQL caches (generic) where the
+		// batch's arrays are planned again at each run, which a statement per publishing
+		// transaction would pay every time. $7 is the lease's end or NULL; $15 the ids drawn.
+		single: `WITH s AS (SELECT id, url, secret_sealed, previous_sealed, previous_expires_at, ROW_NUMBER() OVER (ORDER BY id) AS k
+				FROM webhook_subscriptions WHERE workspace_id = CAST($1 AS TEXT) AND status = 'enabled'
+					AND strpos(' ' || events || ' ', ' ' || CAST($3 AS TEXT) || ' ') > 0),
+			added AS (INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token)
+				SELECT (CAST($15 AS TEXT[]))[s.k], CAST($1 AS TEXT), s.id, CAST($2 AS TEXT), CAST($3 AS TEXT), CAST($4 AS BYTEA),
+					CAST($8 AS TEXT), CAST($9 AS INTEGER), CAST($10 AS INTEGER), CAST($11 AS TIMESTAMPTZ), CAST($5 AS TIMESTAMPTZ),
+					CAST($12 AS TIMESTAMPTZ), CAST($13 AS INTEGER), CAST($14 AS TEXT), CAST($5 AS TIMESTAMPTZ), CAST($5 AS TIMESTAMPTZ),
+					CAST($7 AS TIMESTAMPTZ), CAST($6 AS TEXT)
+				FROM s WHERE s.k <= cardinality(CAST($15 AS TEXT[]))
+				ON CONFLICT (subscription_id, event_id) DO NOTHING RETURNING id, subscription_id)
+			SELECT 0 AS i, s.id, s.url, s.secret_sealed, s.previous_sealed, s.previous_expires_at, s.k,
+				COALESCE(added.id, '') AS delivery_id
+			FROM s LEFT JOIN added ON added.subscription_id = s.id ORDER BY s.k`,
 		endpoints: db.Rebind(`SELECT id, events, url, secret_sealed, previous_sealed, previous_expires_at FROM webhook_subscriptions
 			WHERE workspace_id = ? AND status = 'enabled' ORDER BY id`),
 		insert: db.Rebind(`INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token)
@@ -161,9 +178,17 @@ func (r *Dispatch) writeBatch(ctx context.Context, held []heldFan) error {
 	// What every new delivery shares (NewDelivery's state but for its times, which are At).
 	t := webhooks.NewDelivery("", &webhooks.Subscription{}, "", "", nil, time.Time{})
 	var rows []fanRow
-	err := r.db.Write(ctx).SelectContext(ctx, &rows, r.fan.batch, idx, ws, eventIDs, types, payloads, ats, tokens, untils,
-		string(t.Status), t.Attempts, t.CycleAttempts, t.CycleFailedAt, t.LastAttemptAt, t.LastStatus, t.LastError,
-		idEvent, idK, ids)
+	var err error
+	if n == 1 {
+		f := held[0].f
+		err = r.db.Write(ctx).SelectContext(ctx, &rows, r.fan.single, f.WorkspaceID, f.EventID, f.EventType, f.Payload, f.At,
+			f.Token, leaseUntil(f), string(t.Status), t.Attempts, t.CycleAttempts, t.CycleFailedAt, t.LastAttemptAt,
+			t.LastStatus, t.LastError, append([]string{}, held[0].ids...))
+	} else {
+		err = r.db.Write(ctx).SelectContext(ctx, &rows, r.fan.batch, idx, ws, eventIDs, types, payloads, ats, tokens, untils,
+			string(t.Status), t.Attempts, t.CycleAttempts, t.CycleFailedAt, t.LastAttemptAt, t.LastStatus, t.LastError,
+			idEvent, idK, ids)
+	}
 	if err != nil {
 		return fmt.Errorf("fan out: %w", err)
 	}
