@@ -66,6 +66,28 @@ func (p position) before(q position) bool {
 	return p.Off < q.Off
 }
 
+// laggardOf returns the position of ps that comes first in the stream (ps not empty).
+func laggardOf(ps []position) position {
+	first := ps[0]
+	for _, p := range ps[1:] {
+		if p.before(first) {
+			first = p
+		}
+	}
+	return first
+}
+
+// positionsQuery lists a consumer's positions in every layout ($1 its name, $2 its name
+// followed by /p%).
+func positionsQuery(db *sqldb.DB) string {
+	if db.Dialect == sqldb.Postgres {
+		return `SELECT consumer_group, last_processed_transaction_id::text AS tx, COALESCE(offset_acked, 0) AS off
+			FROM watermill_offsets_events WHERE consumer_group = $1 OR consumer_group LIKE $2`
+	}
+	return `SELECT consumer_group, '' AS tx, COALESCE(offset_acked, 0) AS off FROM watermill_offsets_events
+		WHERE consumer_group = ? OR consumer_group LIKE ?`
+}
+
 // seedPositions gives consumer's partitions of a new layout of parts their first
 // positions: the laggard of its positions in the layout it had before (the one-partition
 // layout is the consumer's plain name), and then forgets those. Everything before the
@@ -77,12 +99,9 @@ func (p position) before(q position) bool {
 // once no pair of the consumer's old layout is held: nothing moves the old positions.
 // A consumer with no old position starts at the beginning, as a new consumer does.
 func seedPositions(ctx context.Context, db *sqldb.DB, consumer string, parts int) error {
-	list := db.Rebind(`SELECT consumer_group, '' AS tx, COALESCE(offset_acked, 0) AS off FROM watermill_offsets_events
-		WHERE consumer_group = ? OR consumer_group LIKE ?`)
+	list := positionsQuery(db)
 	insert := db.Rebind(`INSERT INTO watermill_offsets_events (consumer_group, offset_acked) VALUES (?, ?) ON CONFLICT (consumer_group) DO NOTHING`)
 	if db.Dialect == sqldb.Postgres {
-		list = `SELECT consumer_group, last_processed_transaction_id::text AS tx, COALESCE(offset_acked, 0) AS off
-			FROM watermill_offsets_events WHERE consumer_group = $1 OR consumer_group LIKE $2`
 		insert = `INSERT INTO watermill_offsets_events (consumer_group, offset_acked, last_processed_transaction_id)
 			VALUES ($1, $2, $3::xid8) ON CONFLICT (consumer_group) DO NOTHING`
 	}
@@ -106,12 +125,7 @@ func seedPositions(ctx context.Context, db *sqldb.DB, consumer string, parts int
 	if len(old) == 0 {
 		return nil
 	}
-	laggard := old[0]
-	for _, r := range old[1:] {
-		if r.before(laggard) {
-			laggard = r
-		}
-	}
+	laggard := laggardOf(old)
 	return db.WithinTx(ctx, func(ctx context.Context) error {
 		for p := range parts {
 			if have[p] {

@@ -17,12 +17,7 @@ import (
 // without a position (a new database, retired before, or a broker transport's, whose
 // positions are the broker's) costs one read.
 func (l *Ledger) Retire(ctx context.Context, c events.Consumer) (int, error) {
-	list := l.db.Rebind(`SELECT consumer_group, '' AS tx, COALESCE(offset_acked, 0) AS off FROM watermill_offsets_events
-		WHERE consumer_group = ? OR consumer_group LIKE ?`)
-	if l.db.Dialect == sqldb.Postgres {
-		list = `SELECT consumer_group, last_processed_transaction_id::text AS tx, COALESCE(offset_acked, 0) AS off
-			FROM watermill_offsets_events WHERE consumer_group = $1 OR consumer_group LIKE $2`
-	}
+	list := positionsQuery(l.db)
 	var rows []position
 	if err := l.db.Read(ctx).SelectContext(ctx, &rows, list, c.Name, c.Name+"/p%"); err != nil {
 		return 0, fmt.Errorf("retire %s: positions: %w", c.Name, err)
@@ -37,19 +32,14 @@ func (l *Ledger) Retire(ctx context.Context, c events.Consumer) (int, error) {
 		if err := lockConsumer(ctx, l.db, c.Name, true); err != nil {
 			return err
 		}
-		if err := l.db.Write(ctx).SelectContext(ctx, &rows, list+l.forUpdate(), c.Name, c.Name+"/p%"); err != nil {
+		var held []position
+		if err := l.db.Write(ctx).SelectContext(ctx, &held, list+l.forUpdate(), c.Name, c.Name+"/p%"); err != nil {
 			return fmt.Errorf("positions: %w", err)
 		}
-		if len(rows) == 0 {
+		if len(held) == 0 {
 			return nil // another instance retired it meanwhile
 		}
-		laggard := rows[0]
-		for _, r := range rows[1:] {
-			if r.before(laggard) {
-				laggard = r
-			}
-		}
-		err := l.applyFrom(ctx, c, laggard, func(_ events.Envelope, ok bool) {
+		err := l.applyFrom(ctx, c, laggardOf(held), func(_ events.Envelope, ok bool) {
 			if ok {
 				applied++
 			}

@@ -12,8 +12,9 @@ import (
 )
 
 // Pacing wires the API's yield to the event pipeline (CREATORAPI_EVENTS_MAX_LAG): the
-// webhook fan-out and the dispatcher report their lag, a guard of the public API paces
-// the requests that change data while it is over the target.
+// webhook dispatcher reports its lag (the fan-out runs in the publishing transaction and
+// cannot lag), a guard of the public API paces the requests that change data while it is
+// over the target.
 func Pacing() fx.Option {
 	return fx.Module("pacing",
 		fx.Provide(
