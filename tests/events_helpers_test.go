@@ -37,6 +37,7 @@ type eventsApp struct {
 	Ret    *watermill.Retention
 	Pos    *watermill.Positions
 	Broker *watermill.Broker // nil on the SQL transport
+	Ops    *compose.Operations
 }
 
 func startEventsApp(t *testing.T, cfg compose.Config, opts ...fx.Option) *eventsApp {
@@ -52,7 +53,7 @@ func (a *eventsApp) start(t *testing.T) {
 	all := append([]fx.Option{
 		compose.Modules(a.cfg), compose.Workers(),
 		fx.Replace(fx.Annotate(clock.NewManual(testenv.Epoch), fx.As(new(platform.Clock)))),
-		fx.Populate(&a.DB, &a.Pub, &a.Tx, &a.Ledger, &a.Router, &a.Ret, &a.Pos, &a.Broker),
+		fx.Populate(&a.DB, &a.Pub, &a.Tx, &a.Ledger, &a.Router, &a.Ret, &a.Pos, &a.Broker, &a.Ops),
 	}, a.opts...)
 	a.app = fx.New(all...)
 	if err := a.app.Err(); err != nil {

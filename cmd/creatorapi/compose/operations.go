@@ -36,7 +36,7 @@ const rebuildSlack = time.Minute
 // Operations parks, replays and rebuilds what the event consumers processed.
 type Operations struct {
 	ledger     *watermill.Ledger
-	router     *watermill.Router
+	consumers  []events.Consumer // every one, inline included (events parked before one became inline)
 	positions  *watermill.Positions
 	projection analyticscmd.Resetter
 	// The published "since when do your facts count" of each module whose facts the
@@ -47,9 +47,9 @@ type Operations struct {
 // Maintenance provides Operations, the master-key rotation and the demo seeder's marker.
 func Maintenance() fx.Option {
 	return fx.Provide(
-		func(l *watermill.Ledger, r *watermill.Router, p *watermill.Positions, proj analyticscmd.Resetter,
+		func(l *watermill.Ledger, cs consumersParams, p *watermill.Positions, proj analyticscmd.Resetter,
 			ens enrollments.Application, st students.Directory, ord orders.Application) *Operations {
-			return &Operations{ledger: l, router: r, positions: p, projection: proj,
+			return &Operations{ledger: l, consumers: cs.Consumers, positions: p, projection: proj,
 				earliest: []platform.Handler[struct{}, platform.Earliest]{
 					ord.Queries.FirstActivity, ens.Queries.FirstActivity, st.FirstCreated}}
 		},
@@ -65,14 +65,14 @@ func (o *Operations) FailedEvents(ctx context.Context, consumer string) ([]Event
 
 // ReplayEvents runs parked events again: one (eventID) or all of consumer's (or all).
 func (o *Operations) ReplayEvents(ctx context.Context, consumer, eventID string) ([]EventReplay, error) {
-	return o.ledger.Replay(ctx, o.router.Consumers(), consumer, eventID)
+	return o.ledger.Replay(ctx, o.consumers, consumer, eventID)
 }
 
 // RebuildAnalytics empties the analytics read model and replays the outbox into it.
 // Unless force, it refuses when retention pruned events the read model still counts.
 func (o *Operations) RebuildAnalytics(ctx context.Context, force bool) (Rebuilt, error) {
 	var consumer *events.Consumer
-	for _, cs := range o.router.Consumers() {
+	for _, cs := range o.consumers {
 		if cs.Name == consumers.AnalyticsProjectionName {
 			consumer = &cs
 		}
