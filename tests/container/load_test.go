@@ -83,7 +83,7 @@ func (l *Load) Stop() {
 	l.wg.Wait()
 }
 
-// sinceSignal says when t was relative to the signal (signalled.Store marks it).
+// sinceSignal says when t was relative to the signal (Signal marks it).
 func (l *Load) sinceSignal(t time.Time) string {
 	at := l.signalledAt.Load()
 	if at == 0 {

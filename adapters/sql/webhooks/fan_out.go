@@ -180,6 +180,7 @@ func (r *Dispatch) writeBatch(ctx context.Context, held []heldFan) error {
 	var rows []fanRow
 	var err error
 	if n == 1 {
+		// The ids as an array even when none were drawn: a nil slice would be NULL.
 		f := held[0].f
 		err = r.db.Write(ctx).SelectContext(ctx, &rows, r.fan.single, f.WorkspaceID, f.EventID, f.EventType, f.Payload, f.At,
 			f.Token, leaseUntil(f), string(t.Status), t.Attempts, t.CycleAttempts, t.CycleFailedAt, t.LastAttemptAt,
