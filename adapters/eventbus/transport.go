@@ -1,4 +1,4 @@
-package watermill
+package eventbus
 
 import (
 	"context"
@@ -43,19 +43,19 @@ func PartGroup(consumer string, part, parts int) string {
 	return fmt.Sprintf("%s/p%dof%d", consumer, part, parts)
 }
 
-// partOfGroup reads any consumer's partitioned position name ("name/p3of8"); ok is false
+// PartOfGroup reads any consumer's partitioned position name ("name/p3of8"); ok is false
 // for a name without partitions.
-func partOfGroup(group string) (part, parts int, ok bool) {
+func PartOfGroup(group string) (part, parts int, ok bool) {
 	i := strings.LastIndex(group, "/p")
 	if i < 0 {
 		return 0, 0, false
 	}
-	part, parts, ok = parsePartGroup(group, group[:i])
+	part, parts, ok = ParsePartGroup(group, group[:i])
 	return part, parts, ok && parts > 1
 }
 
-// parsePartGroup reads a position's name back: ok is false for another consumer's.
-func parsePartGroup(group, consumer string) (part, parts int, ok bool) {
+// ParsePartGroup reads a position's name back: ok is false for another consumer's.
+func ParsePartGroup(group, consumer string) (part, parts int, ok bool) {
 	if group == consumer {
 		return 0, 1, true
 	}
@@ -78,7 +78,7 @@ func parsePartGroup(group, consumer string) (part, parts int, ok bool) {
 // Transport is the seam between the lease runner and what carries events to consumers.
 // The runner calls Subscribe when this instance wins a part's lease, and closes the
 // returned subscriber when it gives the lease up (rebalance, layout change, stop) or
-// loses it. The SQL transport (sqlTransport: a watermill-sql subscriber polling the
+// loses it. The SQL transport (sqltransport.Transport: a watermill-sql subscriber polling the
 // outbox for the part's partition) is the default; a broker implements the same.
 type Transport interface {
 	Subscribe(ctx context.Context, p Part) (Subscription, error)

@@ -1,10 +1,12 @@
-package watermill
+package lease
 
 import (
 	"context"
 	"fmt"
 	"strconv"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/schema"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 )
 
@@ -17,7 +19,7 @@ func layoutIndex(parts int) string { return fmt.Sprintf("watermill_events_part_%
 // runs the count. On PostgreSQL the build holds outbox writes for its duration (a
 // self-exclusive lock, so instances starting together build it once): seconds for a
 // million retained events, once per count change.
-func ensureLayoutIndex(ctx context.Context, db *sqldb.DB, parts int) error {
+func EnsureLayoutIndex(ctx context.Context, db *sqldb.DB, parts int) error {
 	if parts <= 1 {
 		return nil // one partition polls the primary key
 	}
@@ -49,45 +51,6 @@ func ensureLayoutIndex(ctx context.Context, db *sqldb.DB, parts int) error {
 	})
 }
 
-// position is one row of watermill_offsets_events.
-type position struct {
-	Group string `db:"consumer_group"`
-	Tx    string `db:"tx"` // PostgreSQL's last_processed_transaction_id; '' on SQLite
-	Off   int64  `db:"off"`
-}
-
-// before orders positions in stream order.
-func (p position) before(q position) bool {
-	a, _ := strconv.ParseUint(p.Tx, 10, 64)
-	b, _ := strconv.ParseUint(q.Tx, 10, 64)
-	if a != b {
-		return a < b
-	}
-	return p.Off < q.Off
-}
-
-// laggardOf returns the position of ps that comes first in the stream (ps not empty).
-func laggardOf(ps []position) position {
-	first := ps[0]
-	for _, p := range ps[1:] {
-		if p.before(first) {
-			first = p
-		}
-	}
-	return first
-}
-
-// positionsQuery lists a consumer's positions in every layout ($1 its name, $2 its name
-// followed by /p%).
-func positionsQuery(db *sqldb.DB) string {
-	if db.Dialect == sqldb.Postgres {
-		return `SELECT consumer_group, last_processed_transaction_id::text AS tx, COALESCE(offset_acked, 0) AS off
-			FROM watermill_offsets_events WHERE consumer_group = $1 OR consumer_group LIKE $2`
-	}
-	return `SELECT consumer_group, '' AS tx, COALESCE(offset_acked, 0) AS off FROM watermill_offsets_events
-		WHERE consumer_group = ? OR consumer_group LIKE ?`
-}
-
 // seedPositions gives consumer's partitions of a new layout of parts their first
 // positions: the laggard of its positions in the layout it had before (the one-partition
 // layout is the consumer's plain name), and then forgets those. Everything before the
@@ -98,22 +61,22 @@ func positionsQuery(db *sqldb.DB) string {
 // It runs when an instance wins a pair of the layout, which the lease table grants only
 // once no pair of the consumer's old layout is held: nothing moves the old positions.
 // A consumer with no old position starts at the beginning, as a new consumer does.
-func seedPositions(ctx context.Context, db *sqldb.DB, consumer string, parts int) error {
-	list := positionsQuery(db)
+func SeedPositions(ctx context.Context, db *sqldb.DB, consumer string, parts int) error {
+	list := schema.PositionsQuery(db)
 	insert := db.Rebind(`INSERT INTO watermill_offsets_events (consumer_group, offset_acked) VALUES (?, ?) ON CONFLICT (consumer_group) DO NOTHING`)
 	if db.Dialect == sqldb.Postgres {
 		insert = `INSERT INTO watermill_offsets_events (consumer_group, offset_acked, last_processed_transaction_id)
 			VALUES ($1, $2, $3::xid8) ON CONFLICT (consumer_group) DO NOTHING`
 	}
 	drop := db.Rebind(`DELETE FROM watermill_offsets_events WHERE consumer_group = ?`)
-	var rows []position
+	var rows []schema.Position
 	if err := db.Read(ctx).SelectContext(ctx, &rows, list, consumer, consumer+"/p%"); err != nil {
 		return fmt.Errorf("positions of %s: %w", consumer, err)
 	}
 	have := map[int]bool{}
-	var old []position
+	var old []schema.Position
 	for _, r := range rows {
-		part, n, ok := parsePartGroup(r.Group, consumer)
+		part, n, ok := eventbus.ParsePartGroup(r.Group, consumer)
 		switch {
 		case !ok:
 		case n == parts:
@@ -125,13 +88,13 @@ func seedPositions(ctx context.Context, db *sqldb.DB, consumer string, parts int
 	if len(old) == 0 {
 		return nil
 	}
-	laggard := laggardOf(old)
+	laggard := schema.LaggardOf(old)
 	return db.WithinTx(ctx, func(ctx context.Context) error {
 		for p := range parts {
 			if have[p] {
 				continue
 			}
-			args := []any{PartGroup(consumer, p, parts), laggard.Off}
+			args := []any{eventbus.PartGroup(consumer, p, parts), laggard.Off}
 			if db.Dialect == sqldb.Postgres {
 				args = append(args, laggard.Tx)
 			}

@@ -1,4 +1,4 @@
-package watermill
+package lease
 
 import (
 	"context"
@@ -8,11 +8,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 )
 
 // leaseKey names one (consumer group, partition) pair of a layout in event_leases.
-type leaseKey struct {
+type Key struct {
 	Consumer string `db:"consumer"`
 	Parts    int    `db:"parts"`
 	Part     int    `db:"part"`
@@ -21,7 +22,7 @@ type leaseKey struct {
 // leaseStore keeps the deployment's layout (event_layout), the instances' heartbeats
 // (event_instances) and the leases (event_leases). Times are the instances' wall clocks
 // (kept in step by NTP; a lease lasts seconds, skew is milliseconds).
-type leaseStore struct {
+type Store struct {
 	db                                                     *sqldb.DB
 	consumers                                              string // this instance's, comma-separated
 	layout, instance, renew, census, claim, free, leave    string
@@ -31,12 +32,12 @@ type leaseStore struct {
 }
 
 // newLeaseStore prepares the statements of an instance running consumers.
-func newLeaseStore(db *sqldb.DB, consumers []string) *leaseStore {
+func NewStore(db *sqldb.DB, consumers []string) *Store {
 	skip := ""
 	if db.Dialect == sqldb.Postgres {
 		skip = " FOR UPDATE SKIP LOCKED" // instances claiming at once take different rows
 	}
-	return &leaseStore{db: db, consumers: strings.Join(consumers, ","),
+	return &Store{db: db, consumers: strings.Join(consumers, ","),
 		// The instance that starts with another count changes the deployment's layout.
 		layout: db.Rebind(`INSERT INTO event_layout (id, parts, changed_at) VALUES (1, ?, ?)
 			ON CONFLICT (id) DO UPDATE SET parts = excluded.parts, changed_at = excluded.changed_at
@@ -78,7 +79,7 @@ func newLeaseStore(db *sqldb.DB, consumers []string) *leaseStore {
 }
 
 // setLayout makes parts the deployment's partition count.
-func (s *leaseStore) setLayout(ctx context.Context, parts int, now time.Time) error {
+func (s *Store) SetLayout(ctx context.Context, parts int, now time.Time) error {
 	if _, err := s.db.Writer.ExecContext(ctx, s.layout, parts, now); err != nil {
 		return fmt.Errorf("events layout: %w", err)
 	}
@@ -86,7 +87,7 @@ func (s *leaseStore) setLayout(ctx context.Context, parts int, now time.Time) er
 }
 
 // Layout returns the deployment's partition count (1 before any instance set one).
-func (s *leaseStore) Layout(ctx context.Context) (int, error) {
+func (s *Store) Layout(ctx context.Context) (int, error) {
 	var parts int
 	err := s.db.Read(ctx).GetContext(ctx, &parts, s.currentLy)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -99,7 +100,7 @@ func (s *leaseStore) Layout(ctx context.Context) (int, error) {
 }
 
 // ensure creates the lease rows of every consumer's partitions of the layout.
-func (s *leaseStore) ensure(ctx context.Context, consumers []string, parts int, now time.Time) error {
+func (s *Store) Ensure(ctx context.Context, consumers []string, parts int, now time.Time) error {
 	rows := make([]string, 0, len(consumers)*parts)
 	args := make([]any, 0, 4*len(consumers)*parts)
 	for _, c := range consumers {
@@ -119,8 +120,8 @@ func (s *leaseStore) ensure(ctx context.Context, consumers []string, parts int, 
 	return nil
 }
 
-// census is what one heartbeat learns.
-type census struct {
+// Census is what one heartbeat learns.
+type Census struct {
 	Alive map[string]int // per consumer, the live instances that run it (this one included)
 	Parts int            // the deployment's partition count
 	// Fewest is, per consumer, the fewest live pairs of the layout held by a live instance
@@ -133,18 +134,18 @@ type census struct {
 // heartbeat says that instance is alive, extends its leases until until, and returns the
 // pairs it holds and the census (instances alive since aliveSince, current layout). Two
 // statements on PostgreSQL (the writes, then the census), three on SQLite.
-func (s *leaseStore) heartbeat(ctx context.Context, instance string, now, until, aliveSince time.Time) ([]leaseKey, census, error) {
-	var held []leaseKey
+func (s *Store) Heartbeat(ctx context.Context, instance string, now, until, aliveSince time.Time) ([]Key, Census, error) {
+	var held []Key
 	if s.db.Dialect == sqldb.Postgres {
 		if err := s.db.Writer.SelectContext(ctx, &held, s.aliveRenew, instance, s.consumers, now, until); err != nil {
-			return nil, census{}, fmt.Errorf("event leases: heartbeat: %w", err)
+			return nil, Census{}, fmt.Errorf("event leases: heartbeat: %w", err)
 		}
 	} else {
 		if _, err := s.db.Writer.ExecContext(ctx, s.instance, instance, s.consumers, now); err != nil {
-			return nil, census{}, fmt.Errorf("event instances: heartbeat: %w", err)
+			return nil, Census{}, fmt.Errorf("event instances: heartbeat: %w", err)
 		}
 		if err := s.db.Writer.SelectContext(ctx, &held, s.renew, until, instance); err != nil {
-			return nil, census{}, fmt.Errorf("event leases: renew: %w", err)
+			return nil, Census{}, fmt.Errorf("event leases: renew: %w", err)
 		}
 	}
 	var rows []struct {
@@ -154,9 +155,9 @@ func (s *leaseStore) heartbeat(ctx context.Context, instance string, now, until,
 		N        int    `db:"n"`
 	}
 	if err := s.db.Writer.SelectContext(ctx, &rows, s.census, aliveSince, now, aliveSince); err != nil {
-		return nil, census{}, fmt.Errorf("event instances: census: %w", err)
+		return nil, Census{}, fmt.Errorf("event instances: census: %w", err)
 	}
-	c := census{Alive: map[string]int{}, Fewest: map[string]int{}, Parts: 1}
+	c := Census{Alive: map[string]int{}, Fewest: map[string]int{}, Parts: 1}
 	type holding struct {
 		Instance, Consumer string
 		N                  int
@@ -207,11 +208,11 @@ func (s *leaseStore) heartbeat(ctx context.Context, instance string, now, until,
 }
 
 // claimUpTo leases up to n claimable pairs of consumer in the layout to instance.
-func (s *leaseStore) claimUpTo(ctx context.Context, instance, consumer string, parts, n int, now, until time.Time) ([]leaseKey, error) {
+func (s *Store) ClaimUpTo(ctx context.Context, instance, consumer string, parts, n int, now, until time.Time) ([]Key, error) {
 	if n <= 0 {
 		return nil, nil
 	}
-	var got []leaseKey
+	var got []Key
 	if err := s.db.Writer.SelectContext(ctx, &got, s.claim, instance, until, parts, consumer, now, now, n); err != nil {
 		return nil, fmt.Errorf("event leases: claim: %w", err)
 	}
@@ -219,15 +220,15 @@ func (s *leaseStore) claimUpTo(ctx context.Context, instance, consumer string, p
 }
 
 // release frees one pair, if instance still holds it.
-func (s *leaseStore) release(ctx context.Context, instance string, k leaseKey, now time.Time) error {
+func (s *Store) Release(ctx context.Context, instance string, k Key, now time.Time) error {
 	if _, err := s.db.Writer.ExecContext(ctx, s.free, now, k.Consumer, k.Parts, k.Part, instance); err != nil {
-		return fmt.Errorf("event leases: release %s: %w", PartGroup(k.Consumer, k.Part, k.Parts), err)
+		return fmt.Errorf("event leases: release %s: %w", eventbus.PartGroup(k.Consumer, k.Part, k.Parts), err)
 	}
 	return nil
 }
 
 // leaveAll frees every pair of instance and forgets it (a clean stop: others take over at once).
-func (s *leaseStore) leaveAll(ctx context.Context, instance string, now time.Time) error {
+func (s *Store) LeaveAll(ctx context.Context, instance string, now time.Time) error {
 	if _, err := s.db.Writer.ExecContext(ctx, s.leave, now, instance); err != nil {
 		return fmt.Errorf("event leases: leave: %w", err)
 	}
@@ -239,7 +240,7 @@ func (s *leaseStore) leaveAll(ctx context.Context, instance string, now time.Tim
 
 // sweep forgets instances silent since before, and the lease rows of other layouts that
 // nobody holds any more.
-func (s *leaseStore) sweep(ctx context.Context, parts int, now, before time.Time) error {
+func (s *Store) Sweep(ctx context.Context, parts int, now, before time.Time) error {
 	if _, err := s.db.Writer.ExecContext(ctx, s.sweepInstances, before); err != nil {
 		return fmt.Errorf("event instances: sweep: %w", err)
 	}

@@ -1,4 +1,4 @@
-package watermill
+package natstransport
 
 import (
 	"context"
@@ -8,9 +8,11 @@ import (
 	"sync"
 	"time"
 
-	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
 )
 
 // JetStreamConfig names and tunes the NATS JetStream transport of the event stream.
@@ -53,7 +55,7 @@ func (c JetStreamConfig) Subject(partition int) string {
 // ConsumerName is the durable consumer of partition part of parts of consumer: the
 // prefix, then the part's position name (Part.Group) with '/' (not allowed) as '_'.
 func (c JetStreamConfig) ConsumerName(consumer string, part, parts int) string {
-	return c.Prefix + "_" + strings.ReplaceAll(PartGroup(consumer, part, parts), "/", "_")
+	return c.Prefix + "_" + strings.ReplaceAll(eventbus.PartGroup(consumer, part, parts), "/", "_")
 }
 
 // Broker is this instance's link to NATS: the connection the forwarder publishes on, the
@@ -62,7 +64,7 @@ func (c JetStreamConfig) ConsumerName(consumer string, part, parts int) string {
 // twice by a reconnect) and the outbox keeps the events until it is back.
 type Broker struct {
 	cfg    JetStreamConfig
-	logger wm.LoggerAdapter
+	logger watermill.LoggerAdapter
 	nc     *nats.Conn
 	js     jetstream.JetStream
 
@@ -71,7 +73,7 @@ type Broker struct {
 }
 
 // NewBroker connects to the server (in the background when it is not there yet).
-func NewBroker(cfg JetStreamConfig, logger wm.LoggerAdapter) (*Broker, error) {
+func NewBroker(cfg JetStreamConfig, logger watermill.LoggerAdapter) (*Broker, error) {
 	b := &Broker{cfg: cfg, logger: logger}
 	nc, err := b.Connect("creatorapi-publisher")
 	if err != nil {
@@ -99,11 +101,11 @@ func (b *Broker) Connect(name string) (*nats.Conn, error) {
 		nats.ReconnectBufSize(-1), // publish fails while disconnected instead of piling up
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			if err != nil {
-				b.logger.Info("nats disconnected", wm.LogFields{"connection": name, "error": err.Error()})
+				b.logger.Info("nats disconnected", watermill.LogFields{"connection": name, "error": err.Error()})
 			}
 		}),
 		nats.ReconnectHandler(func(*nats.Conn) {
-			b.logger.Info("nats reconnected", wm.LogFields{"connection": name})
+			b.logger.Info("nats reconnected", watermill.LogFields{"connection": name})
 		}),
 	)
 	if err != nil {

@@ -1,4 +1,4 @@
-package watermill
+package natstransport
 
 import (
 	"context"
@@ -7,10 +7,13 @@ import (
 	"sync"
 	"time"
 
-	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill"
 	wmjs "github.com/ThreeDotsLabs/watermill-nats/v2/pkg/jetstream"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 )
 
 // JetStreamTransport is the Transport of the NATS JetStream broker: each part (consumer
@@ -21,12 +24,12 @@ import (
 // acknowledges it only once that committed.
 type JetStreamTransport struct {
 	broker *Broker
-	cfg    RouterConfig
-	logger wm.LoggerAdapter
+	cfg    router.Config
+	logger watermill.LoggerAdapter
 }
 
 // NewJetStreamTransport builds the broker's transport.
-func NewJetStreamTransport(b *Broker, cfg RouterConfig, logger wm.LoggerAdapter) *JetStreamTransport {
+func NewJetStreamTransport(b *Broker, cfg router.Config, logger watermill.LoggerAdapter) *JetStreamTransport {
 	return &JetStreamTransport{broker: b, cfg: cfg, logger: logger}
 }
 
@@ -37,11 +40,11 @@ const nakDelay = time.Second
 // Subscribe builds part p's subscriber: a watermill-nats JetStream subscriber on a
 // connection of its own (closing one drains its connection), whose durable consumer is
 // created on Subscribe. While the broker is away Subscribe fails and the router retries.
-func (t *JetStreamTransport) Subscribe(_ context.Context, p Part) (Subscription, error) {
+func (t *JetStreamTransport) Subscribe(_ context.Context, p eventbus.Part) (eventbus.Subscription, error) {
 	name := t.broker.cfg.ConsumerName(p.Consumer.Name, p.Part, p.Parts)
 	nc, err := t.broker.Connect(name)
 	if err != nil {
-		return Subscription{}, err
+		return eventbus.Subscription{}, err
 	}
 	sub, err := wmjs.NewSubscriber(wmjs.SubscriberConfig{
 		Conn:   nc,
@@ -55,9 +58,9 @@ func (t *JetStreamTransport) Subscribe(_ context.Context, p Part) (Subscription,
 	})
 	if err != nil {
 		nc.Close()
-		return Subscription{}, fmt.Errorf("jetstream subscriber %s: %w", name, err)
+		return eventbus.Subscription{}, fmt.Errorf("jetstream subscriber %s: %w", name, err)
 	}
-	return Subscription{Subscriber: &handingBack{Subscriber: sub, closing: make(chan struct{})}, Topic: t.broker.cfg.Subject(p.Part)}, nil
+	return eventbus.Subscription{Subscriber: &handingBack{Subscriber: sub, closing: make(chan struct{})}, Topic: t.broker.cfg.Subject(p.Part)}, nil
 }
 
 // handingBack nacks, when the part is closed, the event the watermill subscriber already
@@ -109,7 +112,7 @@ const handBackGrace = 50 * time.Millisecond
 // subscribed subject). It is never deleted by the subscription: its position is the
 // group's position in that partition.
 func (t *JetStreamTransport) durable(name string) wmjs.ResourceInitializer {
-	return func(ctx context.Context, js jetstream.JetStream, subject string) (jetstream.Consumer, func(context.Context, wm.LoggerAdapter), error) {
+	return func(ctx context.Context, js jetstream.JetStream, subject string) (jetstream.Consumer, func(context.Context, watermill.LoggerAdapter), error) {
 		if err := t.broker.EnsureStream(ctx); err != nil {
 			return nil, nil, err
 		}

@@ -1,4 +1,4 @@
-package watermill
+package natstransport
 
 import (
 	"context"
@@ -7,20 +7,17 @@ import (
 	"sync"
 	"time"
 
-	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill"
 	wmnats "github.com/ThreeDotsLabs/watermill-nats/v2/pkg/nats"
 	"github.com/ThreeDotsLabs/watermill/components/forwarder"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/nats-io/nats.go"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/internal/drain"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
 )
-
-// ForwarderGroup is the outbox's consumer group that moves events to JetStream: its
-// position in watermill_offsets_events is what has been forwarded (and retention waits
-// for it like for any group).
-const ForwarderGroup = "jetstream-forwarder"
 
 // Forwarder moves the outbox to JetStream with watermill's forwarder component. The
 // outbox rows keep their format (the SQL transport, rebuild and retention read them), so
@@ -42,7 +39,7 @@ type Forwarder struct {
 	broker *Broker
 	db     *sqldb.DB
 	input  func(ctx context.Context) (message.Subscriber, error)
-	logger wm.LoggerAdapter
+	logger watermill.LoggerAdapter
 	pub    *wmnats.Publisher
 	stop   chan struct{}
 	done   chan struct{}
@@ -61,7 +58,7 @@ const (
 const forwarderRetry = time.Second
 
 // NewForwarder forwards what input delivers from the outbox topic to the broker's stream.
-func NewForwarder(b *Broker, db *sqldb.DB, input func(ctx context.Context) (message.Subscriber, error), logger wm.LoggerAdapter) (*Forwarder, error) {
+func NewForwarder(b *Broker, db *sqldb.DB, input func(ctx context.Context) (message.Subscriber, error), logger watermill.LoggerAdapter) (*Forwarder, error) {
 	cfg := b.Config()
 	pub, err := wmnats.NewPublisherWithNatsConn(b.nc, wmnats.PublisherPublishConfig{
 		Marshaler:         &wmnats.NATSMarshaler{}, // payload as is, metadata as headers
@@ -132,7 +129,7 @@ func (f *Forwarder) lead() (lock *sql.Conn, ok bool) {
 
 // forwarderLock names the advisory lock of the forwarder, with the schema: advisory locks
 // are per database, and deployments (or tests) may share one in schemas of their own.
-const forwarderLock = "creatorapi.events." + ForwarderGroup
+const forwarderLock = "creatorapi.events." + eventbus.ForwarderGroup
 
 // forward runs the forwarder component until stop, or until the lock's connection is lost.
 func (f *Forwarder) forward(lock *sql.Conn) error {
@@ -148,9 +145,9 @@ func (f *Forwarder) forward(lock *sql.Conn) error {
 	}
 	// Closed only after the event in hand is published, its subscription detached from the
 	// component router's cancellation (which would roll back the batch's position).
-	ds := &drainingSubscriber{Subscriber: in}
+	ds := &drain.Subscriber{Subscriber: in}
 	fwd, err := forwarder.NewForwarder(ds, f.pub, f.logger, forwarder.Config{
-		ForwarderTopic: Topic,
+		ForwarderTopic: eventbus.Topic,
 		Middlewares:    []message.HandlerMiddleware{f.addressed(ds)},
 		CloseTimeout:   20 * time.Second,
 	})
@@ -186,18 +183,18 @@ func (f *Forwarder) forward(lock *sql.Conn) error {
 // of its workspace's partition, before the forwarder's handler unwraps and publishes it.
 // A failed publish waits (growing, up to forwardBackoffMax) before the event is nacked
 // and offered again, so that an absent broker is not hammered.
-func (f *Forwarder) addressed(ds *drainingSubscriber) message.HandlerMiddleware {
+func (f *Forwarder) addressed(ds *drain.Subscriber) message.HandlerMiddleware {
 	return func(h message.HandlerFunc) message.HandlerFunc { return f.address(ds, h) }
 }
 
-func (f *Forwarder) address(ds *drainingSubscriber, h message.HandlerFunc) message.HandlerFunc {
+func (f *Forwarder) address(ds *drain.Subscriber, h message.HandlerFunc) message.HandlerFunc {
 	cfg := f.broker.Config()
 	return func(msg *message.Message) ([]*message.Message, error) {
-		if !ds.enter() {
-			return nil, errStopping
+		if !ds.Enter() {
+			return nil, drain.ErrStopping
 		}
-		defer ds.leave()
-		subject := cfg.Subject(events.PartitionOf(msg.Metadata.Get(MetaWorkspaceID), cfg.Partitions))
+		defer ds.Leave()
+		subject := cfg.Subject(events.PartitionOf(msg.Metadata.Get(eventbus.MetaWorkspaceID), cfg.Partitions))
 		env, err := envelope(subject, msg)
 		if err != nil {
 			return nil, err
@@ -222,7 +219,7 @@ func (f *Forwarder) failed(err error) error {
 	f.backoff = min(max(2*f.backoff, forwardBackoffMin), forwardBackoffMax)
 	wait := f.backoff
 	f.mu.Unlock()
-	f.logger.Info("forward to jetstream failed, the outbox keeps the event", wm.LogFields{"error": err.Error(), "retry_in": wait.String()})
+	f.logger.Info("forward to jetstream failed, the outbox keeps the event", watermill.LogFields{"error": err.Error(), "retry_in": wait.String()})
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
@@ -236,7 +233,7 @@ func (f *Forwarder) failed(err error) error {
 // component's own publisher (its envelope format is not exported).
 func envelope(subject string, msg *message.Message) (*message.Message, error) {
 	var c capture
-	if err := forwarder.NewPublisher(&c, forwarder.PublisherConfig{ForwarderTopic: Topic}).Publish(subject, msg); err != nil {
+	if err := forwarder.NewPublisher(&c, forwarder.PublisherConfig{ForwarderTopic: eventbus.Topic}).Publish(subject, msg); err != nil {
 		return nil, fmt.Errorf("envelope %s: %w", msg.UUID, err)
 	}
 	return c.msg, nil

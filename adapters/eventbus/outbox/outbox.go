@@ -1,6 +1,4 @@
-// Package watermill carries domain events over watermill-sql: the transactional
-// outbox, the SQLite schema and offsets adapters, and (later) the router.
-package watermill
+package outbox
 
 import (
 	"context"
@@ -10,24 +8,16 @@ import (
 	"slices"
 	"strconv"
 
-	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill"
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
 	"github.com/ThreeDotsLabs/watermill/message"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/schema"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/wakeup"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
-)
-
-// Topic is the single stream of domain events; one topic keeps a total order that
-// projections rely on. Consumers ack the types they do not handle.
-const Topic = "events"
-
-// Message metadata keys.
-const (
-	MetaType        = "type"
-	MetaWorkspaceID = "workspace_id"
-	MetaVersion     = "schema_version"
 )
 
 // Outbox publishes events on the transaction in the context: they commit or vanish
@@ -37,8 +27,8 @@ type Outbox struct {
 	schema wsql.SchemaAdapter
 	ids    platform.IDs
 	clock  platform.Clock
-	logger wm.LoggerAdapter
-	wake   *Wakeup // nil: subscribers find events by their slow poll only
+	logger watermill.LoggerAdapter
+	wake   *wakeup.Wakeup // nil: subscribers find events by their slow poll only
 	inline []events.Consumer
 }
 
@@ -46,31 +36,15 @@ type Outbox struct {
 // (events.Consumer.Inline): what they write commits or vanishes with the event.
 func (o *Outbox) RunInline(cs []events.Consumer) { o.inline = append(o.inline, cs...) }
 
-// SchemaFor returns the schema adapter of the dialect.
-func SchemaFor(d sqldb.Dialect) wsql.SchemaAdapter {
-	if d == sqldb.Postgres {
-		return postgresSchema{}
-	}
-	return SQLiteSchema{}
-}
-
-// OffsetsFor returns the offsets adapter of the dialect.
-func OffsetsFor(d sqldb.Dialect) wsql.OffsetsAdapter {
-	if d == sqldb.Postgres {
-		return wsql.DefaultPostgreSQLOffsetsAdapter{}
-	}
-	return SQLiteOffsets{}
-}
-
 // NewOutbox builds the outbox of db.
-func NewOutbox(db *sqldb.DB, ids platform.IDs, clock platform.Clock, logger wm.LoggerAdapter) *Outbox {
-	return &Outbox{db: db, schema: SchemaFor(db.Dialect), ids: ids, clock: clock, logger: logger}
+func New(db *sqldb.DB, ids platform.IDs, clock platform.Clock, logger watermill.LoggerAdapter) *Outbox {
+	return &Outbox{db: db, schema: schema.For(db.Dialect), ids: ids, clock: clock, logger: logger}
 }
 
 // SignalCommits makes the outbox wake w's subscribers when a transaction that published
 // commits; on PostgreSQL it also notifies NotifyChannel in that transaction, which
 // wakes the subscribers of other instances (see Listener).
-func (o *Outbox) SignalCommits(w *Wakeup) *Outbox {
+func (o *Outbox) SignalCommits(w *wakeup.Wakeup) *Outbox {
 	o.wake = w
 	return o
 }
@@ -99,7 +73,7 @@ func (o *Outbox) Publish(ctx context.Context, evs ...events.Event) error {
 		msgs, envs = append(msgs, msg), append(envs, env)
 	}
 	// watermill-sql's Publisher would run the same InsertQuery, but alone (and without ctx).
-	insert, err := o.schema.InsertQuery(Topic, msgs)
+	insert, err := o.schema.InsertQuery(eventbus.Topic, msgs)
 	if err != nil {
 		return fmt.Errorf("outbox insert: %w", err)
 	}
@@ -158,14 +132,14 @@ func (o *Outbox) signal(ctx context.Context, insert wsql.Query, keys []uint32, t
 	}
 	from := ""
 	if sqldb.AfterCommit(ctx, func() { o.wake.NotifyEvents(keys, types) }) {
-		from = o.wake.instance
+		from = o.wake.Instance()
 	}
 	if o.db.Dialect != sqldb.Postgres {
 		return insert.Query, insert.Args
 	}
 	n := len(insert.Args)
 	stmt := fmt.Sprintf("WITH published AS (%s) SELECT pg_notify($%d, $%d)", insert.Query, n+1, n+2)
-	return stmt, append(insert.Args, NotifyChannel, notification(from, keys))
+	return stmt, append(insert.Args, wakeup.NotifyChannel, wakeup.Notification(from, keys))
 }
 
 func (o *Outbox) message(ev events.Event) (*message.Message, events.Envelope, error) {
@@ -182,8 +156,8 @@ func (o *Outbox) message(ev events.Event) (*message.Message, events.Envelope, er
 		return nil, events.Envelope{}, fmt.Errorf("encode %s envelope: %w", ev.Type, err)
 	}
 	msg := message.NewMessage(env.ID, payload)
-	msg.Metadata.Set(MetaType, string(ev.Type))
-	msg.Metadata.Set(MetaWorkspaceID, ev.WorkspaceID)
-	msg.Metadata.Set(MetaVersion, strconv.Itoa(events.VersionOf(ev.Type)))
+	msg.Metadata.Set(eventbus.MetaType, string(ev.Type))
+	msg.Metadata.Set(eventbus.MetaWorkspaceID, ev.WorkspaceID)
+	msg.Metadata.Set(eventbus.MetaVersion, strconv.Itoa(events.VersionOf(ev.Type)))
 	return msg, env, nil
 }

@@ -1,10 +1,12 @@
-package watermill
+package outbox
 
 import (
 	"context"
 	"fmt"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/schema"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/platform"
 )
@@ -29,7 +31,7 @@ type Retention struct {
 }
 
 // NewRetention prepares the statements of db's dialect for a layout of parts partitions.
-func NewRetention(db *sqldb.DB, clock platform.Clock, keep time.Duration, parts Partitions) *Retention {
+func NewRetention(db *sqldb.DB, clock platform.Clock, keep time.Duration, parts eventbus.Partitions) *Retention {
 	r := &Retention{db: db, clock: clock, keep: keep, parts: max(int(parts), 1),
 		marker:    db.Rebind(`DELETE FROM event_processed WHERE processed_at < ?`),
 		positions: `SELECT consumer_group, '' AS tx, COALESCE(offset_acked, 0) AS off FROM watermill_offsets_events`,
@@ -53,20 +55,20 @@ func NewRetention(db *sqldb.DB, clock platform.Clock, keep time.Duration, parts 
 
 // bounds returns, per partition of the layout, the laggard position of every group there
 // (ok false: no position bounds that partition, so nothing of it goes).
-func (r *Retention) bounds(ctx context.Context) ([]position, []bool, error) {
-	var rows []position
+func (r *Retention) bounds(ctx context.Context) ([]schema.Position, []bool, error) {
+	var rows []schema.Position
 	if err := r.db.Writer.SelectContext(ctx, &rows, r.positions); err != nil {
 		return nil, nil, fmt.Errorf("retention: consumed positions: %w", err)
 	}
-	bound := make([]position, r.parts)
+	bound := make([]schema.Position, r.parts)
 	ok := make([]bool, r.parts)
-	lower := func(p int, pos position) {
-		if !ok[p] || pos.before(bound[p]) {
+	lower := func(p int, pos schema.Position) {
+		if !ok[p] || pos.Before(bound[p]) {
 			bound[p], ok[p] = pos, true
 		}
 	}
 	for _, row := range rows {
-		if part, parts, partitioned := partOfGroup(row.Group); partitioned && parts == r.parts {
+		if part, parts, partitioned := eventbus.PartOfGroup(row.Group); partitioned && parts == r.parts {
 			lower(part, row)
 			continue
 		}
@@ -89,7 +91,7 @@ func (r *Retention) Run(ctx context.Context) (int64, error) {
 		if !ok[p] {
 			continue
 		}
-		stmt := r.db.Rebind(fmt.Sprintf(r.prune, partitionFilter(r.parts, p)))
+		stmt := r.db.Rebind(fmt.Sprintf(r.prune, schema.PartitionFilter(r.parts, p)))
 		for {
 			args := []any{secs, bound[p].Off}
 			if r.db.Dialect == sqldb.Postgres {

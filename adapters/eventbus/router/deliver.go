@@ -1,4 +1,4 @@
-package watermill
+package router
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/ThreeDotsLabs/watermill/message"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/internal/batchtx"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
 )
@@ -24,7 +26,7 @@ const savepoint = "consumer_event"
 func (r *Router) deliver(ctx context.Context, c events.Consumer, msg *message.Message) error {
 	var ev events.Envelope
 	if err := json.Unmarshal(msg.Payload, &ev); err != nil {
-		ev = events.Envelope{ID: msg.UUID, Type: events.Type(msg.Metadata.Get(MetaType))}
+		ev = events.Envelope{ID: msg.UUID, Type: events.Type(msg.Metadata.Get(eventbus.MetaType))}
 		return r.park(ctx, c, ev, msg.Payload, fmt.Errorf("decode envelope: %w", err), 1)
 	}
 	if !c.Handles(ev.Type) {
@@ -65,15 +67,15 @@ func (e savepointError) Unwrap() error { return e.err }
 
 func (r *Router) attempt(ctx context.Context, c events.Consumer, ev events.Envelope) error {
 	q := r.db.Write(ctx)
-	open, keep := ctx.Value(openSavepointKey{}).(*openSavepoint)
-	releasePrevious := keep && open.open
+	open, keep := batchtx.SavepointFrom(ctx)
+	releasePrevious := keep && open.Open
 	if keep {
-		open.open = false
+		open.Open = false
 	}
 	mark := sqldb.DeferredMark(ctx) // the attempt's deferred writes go with its savepoint
-	async := keep && open.asyncCommit && !open.asyncSet
+	async := keep && open.AsyncCommit && !open.AsyncSet
 	if async {
-		open.asyncSet = true // SET LOCAL lasts for the transaction, savepoints or not
+		open.AsyncSet = true // SET LOCAL lasts for the transaction, savepoints or not
 	}
 	if _, err := r.ledger.enterAttempt(ctx, c, ev, releasePrevious, async); err != nil {
 		var dbErr savepointError
@@ -91,33 +93,13 @@ func (r *Router) attempt(ctx context.Context, c events.Consumer, ev events.Envel
 	}
 	if keep && r.db.Dialect == sqldb.Postgres {
 		// Left open: the next event's round trip releases it, or the commit does.
-		open.open = true
+		open.Open = true
 		return nil
 	}
 	if _, err := q.ExecContext(ctx, "RELEASE SAVEPOINT "+savepoint); err != nil {
 		return savepointError{fmt.Errorf("release savepoint: %w", err)}
 	}
 	return nil
-}
-
-// openSavepoint says whether the transaction it belongs to still holds the savepoint of
-// its last event applied. On PostgreSQL the router leaves that savepoint open and releases
-// it in the next event's first round trip (or lets the commit release it): one round trip
-// per event and consumer instead of three. Without one in the context (replay, rebuild
-// paths), every attempt releases its own savepoint.
-type openSavepoint struct {
-	open bool
-	// asyncCommit: the transaction may commit without waiting for its WAL flush (the SQL
-	// transport on PostgreSQL, asyncCommitFirst); asyncSet: the first attempt said so.
-	asyncCommit, asyncSet bool
-}
-
-type openSavepointKey struct{}
-
-// withOpenSavepoint gives ctx, whose transaction has no consumer savepoint yet, the
-// tracking of one; one per transaction.
-func withOpenSavepoint(ctx context.Context, s *openSavepoint) context.Context {
-	return context.WithValue(ctx, openSavepointKey{}, s)
 }
 
 func (r *Router) park(ctx context.Context, c events.Consumer, ev events.Envelope, payload []byte, cause error, attempts int) error {

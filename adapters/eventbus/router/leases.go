@@ -1,4 +1,4 @@
-package watermill
+package router
 
 import (
 	"cmp"
@@ -6,7 +6,10 @@ import (
 	"slices"
 	"time"
 
-	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill"
+
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/lease"
 )
 
 // sweepEvery is how many heartbeats pass between sweeps of dead instances' rows.
@@ -31,7 +34,7 @@ func (r *Router) loop() {
 // deployment's partition count, then move each consumer towards its fair share (balance).
 func (r *Router) tick(ctx context.Context) {
 	now := time.Now()
-	held, cen, err := r.leases.heartbeat(ctx, r.instance, now, now.Add(r.cfg.LeaseTTL), now.Add(-r.cfg.LeaseTTL))
+	held, cen, err := r.leases.Heartbeat(ctx, r.instance, now, now.Add(r.cfg.LeaseTTL), now.Add(-r.cfg.LeaseTTL))
 	if err != nil {
 		r.logger.Error("events router: heartbeat", err, nil)
 		if !r.renewed.IsZero() && time.Since(r.renewed) > r.cfg.LeaseTTL-r.cfg.Heartbeat {
@@ -47,8 +50,8 @@ func (r *Router) tick(ctx context.Context) {
 			return
 		}
 	}
-	mine := map[leaseKey]bool{}
-	var current, foreign []leaseKey
+	mine := map[lease.Key]bool{}
+	var current, foreign []lease.Key
 	for _, k := range held {
 		mine[k] = true
 		if k.Parts == r.parts {
@@ -57,20 +60,20 @@ func (r *Router) tick(ctx context.Context) {
 			foreign = append(foreign, k)
 		}
 	}
-	var lost []leaseKey
+	var lost []lease.Key
 	for _, k := range r.runningKeys() {
 		if !mine[k] {
 			lost = append(lost, k) // expired and taken by another instance
 		}
 	}
 	if len(lost) > 0 {
-		r.logger.Info("events router: leases lost", wm.LogFields{"parts": len(lost)})
+		r.logger.Info("events router: leases lost", watermill.LogFields{"parts": len(lost)})
 		r.stopParts(lost, false)
 	}
 	if len(foreign) > 0 {
 		r.stopParts(foreign, true) // an older layout's: its successor waits for these
 	}
-	byConsumer := map[string][]leaseKey{}
+	byConsumer := map[string][]lease.Key{}
 	for _, k := range current {
 		byConsumer[k.Consumer] = append(byConsumer[k.Consumer], k)
 	}
@@ -79,27 +82,27 @@ func (r *Router) tick(ctx context.Context) {
 		total += r.balance(ctx, c.Name, byConsumer[c.Name], cen, total, now)
 	}
 	if r.ticks++; r.ticks%sweepEvery == 0 {
-		if err := r.leases.sweep(ctx, r.parts, now, now.Add(-10*r.cfg.LeaseTTL)); err != nil {
+		if err := r.leases.Sweep(ctx, r.parts, now, now.Add(-10*r.cfg.LeaseTTL)); err != nil {
 			r.logger.Error("events router: sweep", err, nil)
 		}
 	}
 }
 
 // ensureRunning starts k unless it runs; a failure frees the lease for another try.
-func (r *Router) ensureRunning(ctx context.Context, k leaseKey) {
+func (r *Router) ensureRunning(ctx context.Context, k lease.Key) {
 	r.mu.Lock()
 	_, ok := r.running[k]
 	r.mu.Unlock()
 	if ok {
 		return
 	}
-	err := seedPositions(ctx, r.db, k.Consumer, k.Parts)
+	err := lease.SeedPositions(ctx, r.db, k.Consumer, k.Parts)
 	if err == nil {
 		err = r.startPart(ctx, k)
 	}
 	if err != nil {
-		r.logger.Error("events router: start part", err, wm.LogFields{"part": PartGroup(k.Consumer, k.Part, k.Parts)})
-		if rerr := r.leases.release(ctx, r.instance, k, time.Now()); rerr != nil {
+		r.logger.Error("events router: start part", err, watermill.LogFields{"part": eventbus.PartGroup(k.Consumer, k.Part, k.Parts)})
+		if rerr := r.leases.Release(ctx, r.instance, k, time.Now()); rerr != nil {
 			r.logger.Error("events router: release", rerr, nil)
 		}
 	}
@@ -108,23 +111,23 @@ func (r *Router) ensureRunning(ctx context.Context, k leaseKey) {
 // adopt makes parts this instance's layout: its index and lease rows exist; at start
 // (set) it also becomes the deployment's layout.
 func (r *Router) adopt(ctx context.Context, parts int, set bool) error {
-	if err := ensureLayoutIndex(ctx, r.db, parts); err != nil {
+	if err := lease.EnsureLayoutIndex(ctx, r.db, parts); err != nil {
 		return err
 	}
 	names := make([]string, len(r.consumers))
 	for i, c := range r.consumers {
 		names[i] = c.Name
 	}
-	if err := r.leases.ensure(ctx, names, parts, time.Now()); err != nil {
+	if err := r.leases.Ensure(ctx, names, parts, time.Now()); err != nil {
 		return err
 	}
 	if set {
-		if err := r.leases.setLayout(ctx, parts, time.Now()); err != nil {
+		if err := r.leases.SetLayout(ctx, parts, time.Now()); err != nil {
 			return err
 		}
 	}
 	if parts != r.parts {
-		r.logger.Info("events router: partition count changed", wm.LogFields{"from": r.parts, "to": parts})
+		r.logger.Info("events router: partition count changed", watermill.LogFields{"from": r.parts, "to": parts})
 	}
 	r.parts = parts
 	return nil
@@ -137,7 +140,7 @@ func (r *Router) adopt(ctx context.Context, parts int, set bool) error {
 // pairs above floor spread over the instances; it drains and gives back pairs above ceil,
 // and one pair above floor while another instance holds fewer than floor (a newcomer),
 // which then claims it.
-func (r *Router) balance(ctx context.Context, consumer string, held []leaseKey, cen census, total int, now time.Time) (delta int) {
+func (r *Router) balance(ctx context.Context, consumer string, held []lease.Key, cen lease.Census, total int, now time.Time) (delta int) {
 	alive := max(cen.Alive[consumer], 1)
 	lo, hi := r.parts/alive, (r.parts+alive-1)/alive
 	share := hi
@@ -148,10 +151,10 @@ func (r *Router) balance(ctx context.Context, consumer string, held []leaseKey, 
 		// A newcomer below floor, or an instance with two pairs fewer in all: one goes to it.
 		share = max(len(held)-1, lo)
 	}
-	slices.SortFunc(held, func(a, b leaseKey) int { return cmp.Compare(a.Part, b.Part) })
+	slices.SortFunc(held, func(a, b lease.Key) int { return cmp.Compare(a.Part, b.Part) })
 	if len(held) > share {
 		surplus := held[share:]
-		r.logger.Info("events router: rebalancing, giving pairs back", wm.LogFields{"consumer": consumer, "pairs": len(surplus), "share": share})
+		r.logger.Info("events router: rebalancing, giving pairs back", watermill.LogFields{"consumer": consumer, "pairs": len(surplus), "share": share})
 		r.stopParts(surplus, true)
 		held = held[:share]
 		defer func() { delta -= len(surplus) }()
@@ -160,7 +163,7 @@ func (r *Router) balance(ctx context.Context, consumer string, held []leaseKey, 
 		r.ensureRunning(ctx, k)
 	}
 	if len(held) < share {
-		got, err := r.leases.claimUpTo(ctx, r.instance, consumer, r.parts, share-len(held), now, now.Add(r.cfg.LeaseTTL))
+		got, err := r.leases.ClaimUpTo(ctx, r.instance, consumer, r.parts, share-len(held), now, now.Add(r.cfg.LeaseTTL))
 		if err != nil {
 			r.logger.Error("events router: claim", err, nil)
 		}

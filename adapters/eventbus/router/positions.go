@@ -1,4 +1,4 @@
-package watermill
+package router
 
 import (
 	"context"
@@ -6,8 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/schema"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/wakeup"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
 )
@@ -25,7 +29,7 @@ type Positions struct {
 }
 
 // NewPositions prepares the statements of db's dialect for a layout of parts partitions.
-func NewPositions(db *sqldb.DB, parts Partitions) *Positions {
+func NewPositions(db *sqldb.DB, parts eventbus.Partitions) *Positions {
 	p := &Positions{db: db, parts: max(int(parts), 1),
 		forget: db.Rebind(`DELETE FROM event_processed WHERE consumer = ?`),
 		list:   `SELECT consumer_group FROM watermill_offsets_events ORDER BY consumer_group`,
@@ -50,13 +54,13 @@ func (p *Positions) behindQuery(parts, part int) string {
 		// the statistics say; partitionBeyond): as a bare EXISTS the planner expects a third
 		// of the outbox to match and scans it from the start (75 ms at a million rows, on
 		// every subscriber wakeup).
-		beyond, order := partitionBeyond(parts, part,
+		beyond, order := schema.PartitionBeyond(parts, part,
 			`COALESCE((SELECT last_processed_transaction_id FROM watermill_offsets_events WHERE consumer_group = $1), '0'::xid8)`,
 			`COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = $1), 0)`)
 		return `SELECT EXISTS (SELECT 1 FROM (SELECT 1 FROM watermill_events WHERE ` + beyond + `
 			ORDER BY ` + order + ` LIMIT 1) next)`
 	}
-	return `SELECT EXISTS (SELECT 1 FROM watermill_events WHERE ` + partitionFilter(parts, part) + `"offset" >
+	return `SELECT EXISTS (SELECT 1 FROM watermill_events WHERE ` + schema.PartitionFilter(parts, part) + `"offset" >
 		COALESCE((SELECT offset_acked FROM watermill_offsets_events WHERE consumer_group = ?), 0))`
 }
 
@@ -83,18 +87,18 @@ func (p *Positions) WorkspaceCaughtUp(ctx context.Context, consumer, workspaceID
 // partition done; otherwise the part's outbox position must be.
 func (p *Positions) consumerCaughtUp(ctx context.Context, consumer string, part int) (bool, error) {
 	if p.broker == nil {
-		return p.partCaughtUp(ctx, consumer, part, p.parts)
+		return p.PartCaughtUp(ctx, consumer, part, p.parts)
 	}
-	if ok, err := p.partCaughtUp(ctx, ForwarderGroup, 0, 1); err != nil || !ok {
+	if ok, err := p.PartCaughtUp(ctx, eventbus.ForwarderGroup, 0, 1); err != nil || !ok {
 		return false, err
 	}
 	return p.broker(ctx, consumer, part)
 }
 
 // partCaughtUp tells whether consumer's partition part of parts is at the outbox head.
-func (p *Positions) partCaughtUp(ctx context.Context, consumer string, part, parts int) (bool, error) {
+func (p *Positions) PartCaughtUp(ctx context.Context, consumer string, part, parts int) (bool, error) {
 	var behind bool
-	group := PartGroup(consumer, part, parts)
+	group := eventbus.PartGroup(consumer, part, parts)
 	if err := p.db.Read(ctx).GetContext(ctx, &behind, p.behindQuery(parts, part), group); err != nil {
 		return false, fmt.Errorf("position of %s: %w", group, err)
 	}
@@ -128,7 +132,7 @@ func (p *Positions) Rewind(ctx context.Context, group string) error {
 	if p.db.Dialect == sqldb.Postgres {
 		// On commit, every instance's subscribers poll again (a caught-up subscriber would
 		// otherwise notice the rewind only at its next safety check, within a second).
-		if _, err := p.db.Write(ctx).ExecContext(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, notification("", nil)); err != nil {
+		if _, err := p.db.Write(ctx).ExecContext(ctx, `SELECT pg_notify($1, $2)`, wakeup.NotifyChannel, wakeup.Notification("", nil)); err != nil {
 			return fmt.Errorf("rewind %s: notify: %w", group, err)
 		}
 	}
@@ -161,4 +165,22 @@ func (p *Positions) FirstEventAt(ctx context.Context) (at time.Time, ok bool, er
 // consumer, says it applied all of them.
 func (p *Positions) UseBroker(caughtUp func(ctx context.Context, consumer string, part int) (bool, error)) {
 	p.broker = caughtUp
+}
+
+// PartsBehind tells, for each part, whether events lie beyond its position (PostgreSQL),
+// in one statement: one behindQuery per part, side by side.
+func (p *Positions) PartsBehind(ctx context.Context, parts []eventbus.Part) ([]bool, error) {
+	cols := make([]string, len(parts))
+	args := make([]any, len(parts))
+	out := make([]bool, len(parts))
+	dest := make([]any, len(parts))
+	for i, part := range parts {
+		cols[i] = "(" + strings.ReplaceAll(p.behindQuery(part.Parts, part.Part), "$1", fmt.Sprintf("$%d", i+1)) + ")"
+		args[i] = part.Group()
+		dest[i] = &out[i]
+	}
+	if err := p.db.Read(ctx).QueryRowxContext(ctx, "SELECT "+strings.Join(cols, ", "), args...).Scan(dest...); err != nil {
+		return nil, fmt.Errorf("positions of %d parts: %w", len(parts), err)
+	}
+	return out, nil
 }

@@ -1,4 +1,4 @@
-package watermill
+package router
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus/schema"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
 )
@@ -44,7 +45,7 @@ func (l *Ledger) Rebuild(ctx context.Context, pos *Positions, c events.Consumer,
 		if err := reset(ctx); err != nil {
 			return err
 		}
-		err := l.applyFrom(ctx, c, position{Tx: "0"}, func(ev events.Envelope, applied bool) {
+		err := l.applyFrom(ctx, c, schema.Position{Tx: "0"}, func(ev events.Envelope, applied bool) {
 			if out.FirstEventAt == nil {
 				at := ev.CreatedAt.UTC()
 				out.FirstEventAt = &at
@@ -68,7 +69,7 @@ func (l *Ledger) Rebuild(ctx context.Context, pos *Positions, c events.Consumer,
 // applyFrom applies to c, in the transaction of ctx and in stream order, every event of
 // the outbox after from that c handles and has not applied (its ledger), and tells seen
 // of each event read.
-func (l *Ledger) applyFrom(ctx context.Context, c events.Consumer, from position, seen func(ev events.Envelope, applied bool)) error {
+func (l *Ledger) applyFrom(ctx context.Context, c events.Consumer, from schema.Position, seen func(ev events.Envelope, applied bool)) error {
 	page := l.db.Rebind(`SELECT '' AS tx, "offset" AS off, payload FROM watermill_events WHERE "offset" > ? ORDER BY "offset" LIMIT ?`)
 	if l.db.Dialect == sqldb.Postgres {
 		page = `SELECT transaction_id::text AS tx, "offset" AS off, payload FROM watermill_events

@@ -1,9 +1,10 @@
-package watermill
+package router
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus/schema"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
 )
@@ -17,8 +18,8 @@ import (
 // without a position (a new database, retired before, or a broker transport's, whose
 // positions are the broker's) costs one read.
 func (l *Ledger) Retire(ctx context.Context, c events.Consumer) (int, error) {
-	list := positionsQuery(l.db)
-	var rows []position
+	list := schema.PositionsQuery(l.db)
+	var rows []schema.Position
 	if err := l.db.Read(ctx).SelectContext(ctx, &rows, list, c.Name, c.Name+"/p%"); err != nil {
 		return 0, fmt.Errorf("retire %s: positions: %w", c.Name, err)
 	}
@@ -32,14 +33,14 @@ func (l *Ledger) Retire(ctx context.Context, c events.Consumer) (int, error) {
 		if err := lockConsumer(ctx, l.db, c.Name, true); err != nil {
 			return err
 		}
-		var held []position
+		var held []schema.Position
 		if err := l.db.Write(ctx).SelectContext(ctx, &held, list+l.forUpdate(), c.Name, c.Name+"/p%"); err != nil {
 			return fmt.Errorf("positions: %w", err)
 		}
 		if len(held) == 0 {
 			return nil // another instance retired it meanwhile
 		}
-		err := l.applyFrom(ctx, c, laggardOf(held), func(_ events.Envelope, ok bool) {
+		err := l.applyFrom(ctx, c, schema.LaggardOf(held), func(_ events.Envelope, ok bool) {
 			if ok {
 				applied++
 			}

@@ -1,4 +1,4 @@
-package watermill
+package router
 
 import (
 	"context"
@@ -8,16 +8,20 @@ import (
 	"sync/atomic"
 	"time"
 
-	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/pubsub/gochannel"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/internal/batchtx"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/internal/drain"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/lease"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
 )
 
 // RouterConfig tunes delivery; DefaultRouterConfig gives the production values.
-type RouterConfig struct {
+type Config struct {
 	// BatchSize is how many events one subscriber transaction carries. On SQLite that
 	// transaction holds the only writer connection, so API writes wait for the batch.
 	BatchSize int
@@ -43,8 +47,8 @@ type RouterConfig struct {
 }
 
 // DefaultRouterConfig returns the settings of the dialect.
-func DefaultRouterConfig(d sqldb.Dialect) RouterConfig {
-	cfg := RouterConfig{
+func DefaultConfig(d sqldb.Dialect) Config {
+	cfg := Config{
 		BatchSize:    50,
 		PollInterval: time.Second,
 		Burst:        []time.Duration{2 * time.Millisecond, 5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond},
@@ -69,19 +73,19 @@ func DefaultRouterConfig(d sqldb.Dialect) RouterConfig {
 type Router struct {
 	db        *sqldb.DB
 	ledger    *Ledger
-	transport Transport
-	leases    *leaseStore
+	transport eventbus.Transport
+	leases    *lease.Store
 	consumers []events.Consumer
 	parts     int
-	cfg       RouterConfig
-	logger    wm.LoggerAdapter
+	cfg       Config
+	logger    watermill.LoggerAdapter
 	instance  string
 	stopping  atomic.Bool
 
 	router   *message.Router
 	done     chan error
 	mu       sync.Mutex // guards running
-	running  map[leaseKey]*runningPart
+	running  map[lease.Key]*runningPart
 	loopStop chan struct{}
 	loopDone chan struct{}
 	renewed  time.Time // last successful heartbeat (the loop's goroutine only)
@@ -90,14 +94,14 @@ type Router struct {
 
 // runningPart is a part this instance consumes.
 type runningPart struct {
-	part    Part
-	sub     *drainingSubscriber
+	part    eventbus.Part
+	sub     *drain.Subscriber
 	handler *message.Handler
 }
 
 // NewRouter checks the consumers and builds a router; Start runs it. instance names this
 // process in the lease table; parts is the partition count this instance asks for.
-func NewRouter(db *sqldb.DB, ledger *Ledger, transport Transport, consumers []events.Consumer, parts Partitions, cfg RouterConfig, logger wm.LoggerAdapter, instance string) (*Router, error) {
+func New(db *sqldb.DB, ledger *Ledger, transport eventbus.Transport, consumers []events.Consumer, parts eventbus.Partitions, cfg Config, logger watermill.LoggerAdapter, instance string) (*Router, error) {
 	seen := map[string]bool{}
 	names := make([]string, 0, len(consumers))
 	for _, c := range consumers {
@@ -110,9 +114,9 @@ func NewRouter(db *sqldb.DB, ledger *Ledger, transport Transport, consumers []ev
 		seen[c.Name] = true
 		names = append(names, c.Name)
 	}
-	return &Router{db: db, ledger: ledger, transport: transport, leases: newLeaseStore(db, names),
+	return &Router{db: db, ledger: ledger, transport: transport, leases: lease.NewStore(db, names),
 		consumers: consumers, parts: max(int(parts), 1), cfg: cfg, logger: logger, instance: instance,
-		running: map[leaseKey]*runningPart{}}, nil
+		running: map[lease.Key]*runningPart{}}, nil
 }
 
 // Consumers returns the consumers the router runs.
@@ -170,7 +174,7 @@ func (r *Router) Stop(ctx context.Context) error {
 	closed := make(chan error, 1)
 	go func() {
 		r.stopParts(r.runningKeys(), false)
-		if err := r.leases.leaveAll(context.WithoutCancel(ctx), r.instance, time.Now()); err != nil {
+		if err := r.leases.LeaveAll(context.WithoutCancel(ctx), r.instance, time.Now()); err != nil {
 			r.logger.Error("events router: give leases back", err, nil)
 		}
 		closed <- r.router.Close()
@@ -188,17 +192,17 @@ func (r *Router) Stop(ctx context.Context) error {
 }
 
 // startPart subscribes k and runs its handler.
-func (r *Router) startPart(ctx context.Context, k leaseKey) error {
+func (r *Router) startPart(ctx context.Context, k lease.Key) error {
 	c, ok := r.consumer(k.Consumer)
 	if !ok {
 		return fmt.Errorf("events router: no consumer %q", k.Consumer)
 	}
-	p := Part{Consumer: c, Part: k.Part, Parts: k.Parts}
+	p := eventbus.Part{Consumer: c, Part: k.Part, Parts: k.Parts}
 	sub, err := r.transport.Subscribe(ctx, p)
 	if err != nil {
 		return err
 	}
-	ds := &drainingSubscriber{Subscriber: sub.Subscriber}
+	ds := &drain.Subscriber{Subscriber: sub.Subscriber}
 	h, err := r.addHandler(p, sub.Topic, ds, r.handler(c, ds, sub.InTx))
 	if err != nil {
 		_ = ds.Close()
@@ -216,7 +220,7 @@ func (r *Router) startPart(ctx context.Context, k leaseKey) error {
 
 // addHandler adds p's handler to the message router, which panics on a duplicate name:
 // the handler of a previous run of p that did not stop within CloseTimeout is still there.
-func (r *Router) addHandler(p Part, topic string, sub message.Subscriber, fn message.NoPublishHandlerFunc) (h *message.Handler, err error) {
+func (r *Router) addHandler(p eventbus.Part, topic string, sub message.Subscriber, fn message.NoPublishHandlerFunc) (h *message.Handler, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("events router: %s still runs: %v", p, v)
@@ -227,7 +231,7 @@ func (r *Router) addHandler(p Part, topic string, sub message.Subscriber, fn mes
 
 // stopParts drains the given parts at once (each finishes its event in flight and
 // commits its acknowledged prefix), then, when release is set, frees their leases.
-func (r *Router) stopParts(keys []leaseKey, release bool) {
+func (r *Router) stopParts(keys []lease.Key, release bool) {
 	var wg sync.WaitGroup
 	for _, k := range keys {
 		r.mu.Lock()
@@ -243,11 +247,11 @@ func (r *Router) stopParts(keys []leaseKey, release bool) {
 				select {
 				case <-rp.handler.Stopped():
 				case <-time.After(r.cfg.CloseTimeout):
-					r.logger.Error("events router: part did not stop", nil, wm.LogFields{"part": rp.part.String()})
+					r.logger.Error("events router: part did not stop", nil, watermill.LogFields{"part": rp.part.String()})
 				}
 			}
 			if release {
-				if err := r.leases.release(context.Background(), r.instance, k, time.Now()); err != nil {
+				if err := r.leases.Release(context.Background(), r.instance, k, time.Now()); err != nil {
 					r.logger.Error("events router: release", err, nil)
 				}
 			}
@@ -256,10 +260,10 @@ func (r *Router) stopParts(keys []leaseKey, release bool) {
 	wg.Wait()
 }
 
-func (r *Router) runningKeys() []leaseKey {
+func (r *Router) runningKeys() []lease.Key {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	keys := make([]leaseKey, 0, len(r.running))
+	keys := make([]lease.Key, 0, len(r.running))
 	for k := range r.running {
 		keys = append(keys, k)
 	}
@@ -275,94 +279,46 @@ func (r *Router) consumer(name string) (events.Consumer, bool) {
 	return events.Consumer{}, false
 }
 
-// errStopping refuses an event while draining; it wraps context.Canceled so that the
-// router does not log it as a failure. The event was not applied and will come again.
-var errStopping = fmt.Errorf("events router stopping: %w", context.Canceled)
-
-func (r *Router) handler(c events.Consumer, sub *drainingSubscriber, inTx func(*message.Message) (context.Context, bool)) message.NoPublishHandlerFunc {
+func (r *Router) handler(c events.Consumer, sub *drain.Subscriber, inTx func(*message.Message) (context.Context, bool)) message.NoPublishHandlerFunc {
 	return func(msg *message.Message) error {
-		if !sub.enter() {
-			return errStopping
+		if !sub.Enter() {
+			return drain.ErrStopping
 		}
-		defer sub.leave()
+		defer sub.Leave()
 		if inTx == nil {
 			// A transport without a transaction (a broker): one transaction per message, with
 			// the ledger marker; the message is acked only after it committed.
-			if t := msg.Metadata.Get(MetaType); t != "" && !c.Handles(events.Type(t)) {
+			if t := msg.Metadata.Get(eventbus.MetaType); t != "" && !c.Handles(events.Type(t)) {
 				return nil // not this consumer's: no transaction at all
 			}
 			return r.db.WithinTx(msg.Context(), func(ctx context.Context) error {
 				if err := lockConsumer(ctx, r.db, c.Name, false); err != nil {
 					return err
 				}
-				return r.deliver(withOpenSavepoint(ctx, &openSavepoint{}), c, msg)
+				return r.deliver(batchtx.WithSavepoint(ctx, &batchtx.Savepoint{}), c, msg)
 			})
 		}
 		ctx, ok := inTx(msg)
 		if !ok {
 			return errors.New("events router: message without the subscriber's transaction")
 		}
-		abort := batchAbortFrom(ctx)
-		if abort != nil && abort.err != nil {
+		abort := batchtx.AbortFrom(ctx)
+		if abort != nil && abort.Err != nil {
 			return nil // the batch rolls back (batchAbort): the event comes again with it
 		}
 		err := r.deliver(ctx, c, msg)
 		if err != nil && abort != nil && ctx.Err() == nil {
 			// The transaction itself failed: retrying in it would fail alike until the ack
 			// deadline. Roll the batch back and poll it again in a new one.
-			fields := wm.LogFields{"consumer": c.Name, "event_id": msg.UUID}
+			fields := watermill.LogFields{"consumer": c.Name, "event_id": msg.UUID}
 			if sqldb.IsSerializationFailure(err) {
-				r.logger.Info("events router: conflict, batch rolled back to retry in a new transaction", fields.Add(wm.LogFields{"error": err.Error()}))
+				r.logger.Info("events router: conflict, batch rolled back to retry in a new transaction", fields.Add(watermill.LogFields{"error": err.Error()}))
 			} else {
 				r.logger.Error("events router: batch rolled back to retry in a new transaction", err, fields)
 			}
-			abort.err = err
+			abort.Err = err
 			return nil
 		}
 		return err
 	}
-}
-
-// drainingSubscriber closes only once the event being handled is done. The message
-// router closes subscribers while handlers still run, and watermill-sql would then
-// commit the batch transaction under the handler's feet.
-type drainingSubscriber struct {
-	message.Subscriber
-	mu        sync.Mutex
-	draining  bool
-	inflight  sync.WaitGroup
-	closeOnce sync.Once
-	closeErr  error
-}
-
-// Subscribe detaches the subscription from ctx: the message router cancels its context
-// as soon as it starts closing, which would fail the batch's ack and roll back what
-// was already applied. Close alone ends the subscription, after the drain.
-func (d *drainingSubscriber) Subscribe(ctx context.Context, topic string) (<-chan *message.Message, error) {
-	return d.Subscriber.Subscribe(context.WithoutCancel(ctx), topic)
-}
-
-func (d *drainingSubscriber) enter() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.draining {
-		return false
-	}
-	d.inflight.Add(1)
-	return true
-}
-
-func (d *drainingSubscriber) leave() { d.inflight.Done() }
-
-// Close refuses new events, waits for the current one, then closes the subscriber.
-// Both Router.Stop and the message router call it; the first call does the work.
-func (d *drainingSubscriber) Close() error {
-	d.closeOnce.Do(func() {
-		d.mu.Lock()
-		d.draining = true
-		d.mu.Unlock()
-		d.inflight.Wait()
-		d.closeErr = d.Subscriber.Close()
-	})
-	return d.closeErr
 }

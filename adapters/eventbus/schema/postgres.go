@@ -1,4 +1,4 @@
-package watermill
+package schema
 
 import (
 	"encoding/json"
@@ -8,10 +8,11 @@ import (
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
 	"github.com/ThreeDotsLabs/watermill/message"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
 	"github.com/creatorapi/creatorapi/application/events"
 )
 
-// postgresSchema is watermill-sql's PostgreSQL schema with a poll that seeks, and with
+// Postgres is watermill-sql's PostgreSQL schema with a poll that seeks, and with
 // partitions. The default poll selects `(transaction_id = X AND offset > Y) OR
 // transaction_id > X`, which the planner answers by walking the primary key from the
 // oldest retained event and filtering: with a month of events retained (or many written
@@ -19,9 +20,9 @@ import (
 // comparison below is the same condition as one index range, so a poll reads only what
 // lies past the position. A partition's poll puts `partition_key % Parts`, the leading
 // expression of the layout's index (ensureLayoutIndex), in front of that row
-// (partitionBeyond), so it stays one range scan of that index whatever the other
+// (PartitionBeyond), so it stays one range scan of that index whatever the other
 // partitions hold.
-type postgresSchema struct {
+type Postgres struct {
 	wsql.DefaultPostgreSQLSchema
 	Parts, Part int // the subscriber's partition; Parts <= 1: the whole stream
 	// HeldBack, when set, makes each row of a poll say whether events beyond the position
@@ -32,7 +33,7 @@ type postgresSchema struct {
 }
 
 // InsertQuery stores each event's partition key (events.PartitionKey of its workspace).
-func (s postgresSchema) InsertQuery(topic string, msgs message.Messages) (wsql.Query, error) {
+func (s Postgres) InsertQuery(topic string, msgs message.Messages) (wsql.Query, error) {
 	if len(msgs) == 0 {
 		return wsql.Query{}, fmt.Errorf("no messages to insert into topic %s", topic)
 	}
@@ -48,13 +49,13 @@ func (s postgresSchema) InsertQuery(topic string, msgs message.Messages) (wsql.Q
 		}
 		n := 4 * i
 		fmt.Fprintf(&b, "($%d,$%d,$%d,pg_current_xact_id(),$%d)", n+1, n+2, n+3, n+4)
-		args = append(args, msg.UUID, []byte(msg.Payload), metadata, int64(events.PartitionKey(msg.Metadata.Get(MetaWorkspaceID))))
+		args = append(args, msg.UUID, []byte(msg.Payload), metadata, int64(events.PartitionKey(msg.Metadata.Get(eventbus.MetaWorkspaceID))))
 	}
 	return wsql.Query{Query: `INSERT INTO ` + s.MessagesTable(topic) +
 		` (uuid, payload, metadata, transaction_id, partition_key) VALUES ` + b.String(), Args: args}, nil
 }
 
-func (s postgresSchema) SelectQuery(topic, consumerGroup string, offsets wsql.OffsetsAdapter) wsql.Query {
+func (s Postgres) SelectQuery(topic, consumerGroup string, offsets wsql.OffsetsAdapter) wsql.Query {
 	next := offsets.NextOffsetQuery(topic, consumerGroup) // locks the group's row (FOR UPDATE)
 	batch := s.SubscribeBatchSize
 	if batch <= 0 {
@@ -62,12 +63,12 @@ func (s postgresSchema) SelectQuery(topic, consumerGroup string, offsets wsql.Of
 	}
 	heldBack := ""
 	if s.HeldBack != nil {
-		heldBack = `, EXISTS (SELECT 1 FROM ` + s.MessagesTable(topic) + ` WHERE ` + partitionFilter(s.Parts, s.Part) + `(transaction_id, "offset") > (
+		heldBack = `, EXISTS (SELECT 1 FROM ` + s.MessagesTable(topic) + ` WHERE ` + PartitionFilter(s.Parts, s.Part) + `(transaction_id, "offset") > (
 				(SELECT last_processed_transaction_id FROM last_processed),
 				(SELECT offset_acked FROM last_processed))
 			AND transaction_id >= pg_snapshot_xmin(pg_current_snapshot())) AS held_back`
 	}
-	beyond, order := partitionBeyond(s.Parts, s.Part,
+	beyond, order := PartitionBeyond(s.Parts, s.Part,
 		"(SELECT last_processed_transaction_id FROM last_processed)", "(SELECT offset_acked FROM last_processed)")
 	return wsql.Query{Query: `
 		WITH last_processed AS (` + next.Query + `)
@@ -78,7 +79,7 @@ func (s postgresSchema) SelectQuery(topic, consumerGroup string, offsets wsql.Of
 		LIMIT ` + fmt.Sprintf("%d", batch), Args: next.Args}
 }
 
-// partitionBeyond is the PostgreSQL condition "an event of partition part of parts past
+// PartitionBeyond is the PostgreSQL condition "an event of partition part of parts past
 // the position (tx, off)", and the order to read such events in. Partitioned, it is one
 // range of the layout index, from (part, tx, off) to the next partition, read in the
 // index's order, which no other index serves. Written as `partition_key % parts = part AND
@@ -88,7 +89,7 @@ func (s postgresSchema) SelectQuery(topic, consumerGroup string, offsets wsql.Of
 // saturation run on the aged bench database, 16,686 index entries per check of an idle
 // partition (12-18 ms instead of 0.1). Same rows, same order: the partition key is an
 // integer, so the range holds partition part alone.
-func partitionBeyond(parts, part int, tx, off string) (where, order string) {
+func PartitionBeyond(parts, part int, tx, off string) (where, order string) {
 	if parts <= 1 {
 		return `(transaction_id, "offset") > (` + tx + `, ` + off + `)`, `transaction_id, "offset"`
 	}
@@ -98,7 +99,7 @@ func partitionBeyond(parts, part int, tx, off string) (where, order string) {
 }
 
 // UnmarshalMessage reads a polled row, and its held_back column when HeldBack is set.
-func (s postgresSchema) UnmarshalMessage(row wsql.Scanner) (wsql.Row, error) {
+func (s Postgres) UnmarshalMessage(row wsql.Scanner) (wsql.Row, error) {
 	if s.HeldBack == nil {
 		return s.DefaultPostgreSQLSchema.UnmarshalMessage(row)
 	}
@@ -122,9 +123,9 @@ func (s postgresSchema) UnmarshalMessage(row wsql.Scanner) (wsql.Row, error) {
 	return r, nil
 }
 
-// partitionFilter is the poll's condition for partition part of parts, as literals: the
+// PartitionFilter is the poll's condition for partition part of parts, as literals: the
 // expression must match the layout index's text for either planner to use it.
-func partitionFilter(parts, part int) string {
+func PartitionFilter(parts, part int) string {
 	if parts <= 1 {
 		return ""
 	}
@@ -136,6 +137,6 @@ func partitionFilter(parts, part int) string {
 // (tests/plans_test.go): the subscriber builds the same statement.
 func PollStatement(parts, part, batch int) string {
 	var heldBack bool
-	s := postgresSchema{DefaultPostgreSQLSchema: wsql.DefaultPostgreSQLSchema{SubscribeBatchSize: batch}, Parts: parts, Part: part, HeldBack: &heldBack}
-	return s.SelectQuery(Topic, PartGroup("", part, parts), wsql.DefaultPostgreSQLOffsetsAdapter{}).Query
+	s := Postgres{DefaultPostgreSQLSchema: wsql.DefaultPostgreSQLSchema{SubscribeBatchSize: batch}, Parts: parts, Part: part, HeldBack: &heldBack}
+	return s.SelectQuery(eventbus.Topic, eventbus.PartGroup("", part, parts), wsql.DefaultPostgreSQLOffsetsAdapter{}).Query
 }

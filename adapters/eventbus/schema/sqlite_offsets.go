@@ -1,4 +1,4 @@
-package watermill
+package schema
 
 import (
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"

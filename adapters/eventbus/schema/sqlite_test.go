@@ -1,4 +1,4 @@
-package watermill
+package schema
 
 import (
 	"context"
@@ -45,7 +45,7 @@ func newSQLiteDB(t *testing.T) (*sqlx.DB, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "events.db")
 	db := openSQLite(t, path)
-	for _, q := range append(SQLiteSchema{}.SchemaInitializingQueries(testTopic), SQLiteOffsets{}.SchemaInitializingQueries(testTopic)...) {
+	for _, q := range append(SQLite{}.SchemaInitializingQueries(testTopic), SQLiteOffsets{}.SchemaInitializingQueries(testTopic)...) {
 		if _, err := db.Exec(q.Query, q.Args...); err != nil {
 			t.Fatalf("init schema: %v", err)
 		}
@@ -75,7 +75,7 @@ func publishInTx(db *sqlx.DB, commit bool, chunkSize int, msgs []*message.Messag
 	}
 	defer func() { _ = tx.Rollback() }()
 
-	pub, err := wsql.NewPublisher(tx, wsql.PublisherConfig{SchemaAdapter: SQLiteSchema{}}, nil)
+	pub, err := wsql.NewPublisher(tx, wsql.PublisherConfig{SchemaAdapter: SQLite{}}, nil)
 	if err != nil {
 		return fmt.Errorf("new publisher: %w", err)
 	}
@@ -113,7 +113,7 @@ func startSubscriber(t *testing.T, db wsql.Beginner, group string) (*wsql.Subscr
 		PollInterval:     testPollInterval,
 		ResendInterval:   testPollInterval,
 		RetryInterval:    testPollInterval,
-		SchemaAdapter:    SQLiteSchema{},
+		SchemaAdapter:    SQLite{},
 		OffsetsAdapter:   SQLiteOffsets{},
 		InitializeSchema: true,
 	}, logger)

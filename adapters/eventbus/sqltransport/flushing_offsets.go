@@ -1,7 +1,9 @@
-package watermill
+package sqltransport
 
 import (
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
+
+	"github.com/creatorapi/creatorapi/adapters/eventbus/internal/batchtx"
 )
 
 // flushingOffsets writes the batch's deferred writes (sqldb.Deferred: the analytics
@@ -23,7 +25,7 @@ const flushFailed = "deferred writes failed: roll the batch back"
 
 func (o flushingOffsets) AckMessageQuery(topic string, row wsql.Row, consumerGroup string) wsql.Query {
 	if o.aborted != nil && o.aborted() {
-		return wsql.Query{Query: errBatchAborted.Error()}
+		return wsql.Query{Query: batchtx.ErrAborted.Error()}
 	}
 	if err := o.flush(); err != nil {
 		return wsql.Query{Query: flushFailed}

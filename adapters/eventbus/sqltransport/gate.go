@@ -1,4 +1,4 @@
-package watermill
+package sqltransport
 
 import (
 	"context"
@@ -6,8 +6,9 @@ import (
 	"errors"
 	"time"
 
-	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus/internal/batchtx"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 )
 
@@ -40,10 +41,10 @@ type gate struct {
 	idleCheck func(context.Context) (bool, error)
 	hooks     *sqldb.CommitHooks // what the batch's handlers asked to run after its commit
 	// savepoint tracks the router's savepoint in the batch transaction (a new one per BeginTx).
-	savepoint *openSavepoint
+	savepoint *batchtx.Savepoint
 	tx        *sql.Tx // the batch transaction, for its deferred writes (flushingOffsets)
 	// abort says the batch transaction must roll back and its events come again (batchAbort).
-	abort *batchAbort
+	abort *batchtx.Abort
 	batch int // the subscriber's batch size
 	rows  int // rows of the last poll (countingSchema)
 	// heldBack: the last poll's rows said that events beyond the position were held back
@@ -69,7 +70,7 @@ func newGate(db *sql.DB, signals, stop <-chan struct{}, idle, retry time.Duratio
 // subscriber calls it after each poll's transaction ended: committed when err is nil
 // (watermill-sql only logs a failed commit), rolled back otherwise. So it runs the
 // batch's after-commit hooks (wakeups of the dispatcher and of subscribers), or drops them.
-func (g *gate) HandleError(logger wm.LoggerAdapter, noMsg bool, err error) time.Duration {
+func (g *gate) HandleError(logger watermill.LoggerAdapter, noMsg bool, err error) time.Duration {
 	if err != nil {
 		g.hooks.Discard()
 	} else {
@@ -77,7 +78,7 @@ func (g *gate) HandleError(logger wm.LoggerAdapter, noMsg bool, err error) time.
 	}
 	rows, heldBack := g.rows, g.heldBack
 	g.rows, g.heldBack = 0, false
-	aborted := g.abort != nil && g.abort.err != nil
+	aborted := g.abort != nil && g.abort.Err != nil
 	switch {
 	case err != nil && (errors.Is(err, context.Canceled) || isStopped(g.stop)):
 		return 0 // stopping: the subscriber notices its close at once
@@ -85,9 +86,9 @@ func (g *gate) HandleError(logger wm.LoggerAdapter, noMsg bool, err error) time.
 		// Rolled back on purpose (batchAbort): poll again soon, in a new transaction (a short
 		// wait, so that a failure that recurs does not spin).
 		g.misses = 0
-		return abortedBatchWait
+		return batchtx.AbortedWait
 	case err != nil:
-		logger.Error("Error querying for message", err, wm.LogFields{"wait_time": g.retry})
+		logger.Error("Error querying for message", err, watermill.LogFields{"wait_time": g.retry})
 		return g.retry
 	case noMsg:
 		g.misses++
@@ -110,8 +111,8 @@ func (g *gate) HandleError(logger wm.LoggerAdapter, noMsg bool, err error) time.
 // BeginTx implements wsql.Beginner: it waits as the last polls warrant, then begins.
 func (g *gate) BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error) {
 	g.wait(ctx)
-	g.savepoint = &openSavepoint{asyncCommit: g.asyncCommit}
-	g.abort = &batchAbort{}
+	g.savepoint = &batchtx.Savepoint{AsyncCommit: g.asyncCommit}
+	g.abort = &batchtx.Abort{}
 	tx, err := g.DB.BeginTx(ctx, opts)
 	g.tx = tx
 	return tx, err

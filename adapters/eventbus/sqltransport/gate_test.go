@@ -1,4 +1,4 @@
-package watermill
+package sqltransport
 
 import (
 	"context"

@@ -1,11 +1,12 @@
-package watermill
+package sqltransport
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 )
 
 // pendingBatch answers the caught-up subscribers' safety checks of one instance in one
@@ -13,7 +14,7 @@ import (
 // waits gatherWindow for the others, and one query asks for every part at once whether
 // anything lies beyond its position (12 index probes in one round trip instead of 12).
 type pendingBatch struct {
-	pos   *Positions
+	pos   *router.Positions
 	mu    sync.Mutex
 	round *pendingRound // the round being gathered; nil when none
 }
@@ -22,7 +23,7 @@ type pendingBatch struct {
 const gatherWindow = 5 * time.Millisecond
 
 type pendingRound struct {
-	parts  []Part
+	parts  []eventbus.Part
 	done   chan struct{}
 	behind []bool
 	err    error
@@ -30,7 +31,7 @@ type pendingRound struct {
 
 // behind tells whether anything lies beyond p's position, asked together with the
 // checks of other parts that arrive within gatherWindow.
-func (b *pendingBatch) behind(ctx context.Context, p Part) (bool, error) {
+func (b *pendingBatch) behind(ctx context.Context, p eventbus.Part) (bool, error) {
 	b.mu.Lock()
 	r := b.round
 	leader := r == nil
@@ -46,7 +47,7 @@ func (b *pendingBatch) behind(ctx context.Context, p Part) (bool, error) {
 		b.mu.Lock()
 		b.round = nil
 		b.mu.Unlock()
-		r.behind, r.err = b.pos.partsBehind(context.WithoutCancel(ctx), r.parts)
+		r.behind, r.err = b.pos.PartsBehind(context.WithoutCancel(ctx), r.parts)
 		close(r.done)
 	} else {
 		select {
@@ -59,22 +60,4 @@ func (b *pendingBatch) behind(ctx context.Context, p Part) (bool, error) {
 		return false, r.err
 	}
 	return r.behind[i], nil
-}
-
-// partsBehind tells, for each part, whether events lie beyond its position (PostgreSQL),
-// in one statement: one behindQuery per part, side by side.
-func (p *Positions) partsBehind(ctx context.Context, parts []Part) ([]bool, error) {
-	cols := make([]string, len(parts))
-	args := make([]any, len(parts))
-	out := make([]bool, len(parts))
-	dest := make([]any, len(parts))
-	for i, part := range parts {
-		cols[i] = "(" + strings.ReplaceAll(p.behindQuery(part.Parts, part.Part), "$1", fmt.Sprintf("$%d", i+1)) + ")"
-		args[i] = part.Group()
-		dest[i] = &out[i]
-	}
-	if err := p.db.Read(ctx).QueryRowxContext(ctx, "SELECT "+strings.Join(cols, ", "), args...).Scan(dest...); err != nil {
-		return nil, fmt.Errorf("positions of %d parts: %w", len(parts), err)
-	}
-	return out, nil
 }

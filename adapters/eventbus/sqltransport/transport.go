@@ -1,4 +1,4 @@
-package watermill
+package sqltransport
 
 import (
 	"context"
@@ -6,10 +6,15 @@ import (
 	"sync"
 	"time"
 
-	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill"
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
 	"github.com/ThreeDotsLabs/watermill/message"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/internal/batchtx"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/schema"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/wakeup"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
 )
@@ -18,22 +23,22 @@ import (
 // the outbox for its partition (postgresSchema, SQLiteSchema), its position the
 // watermill consumer group Part.Group(), its batch transaction the one the consumer
 // applies in. A gate makes it sleep until a wakeup of its partition (wakeup_gate.go).
-type SQLTransport struct {
+type Transport struct {
 	db     *sqldb.DB
-	wake   *Wakeup
-	pos    *Positions
-	cfg    RouterConfig
-	logger wm.LoggerAdapter
+	wake   *wakeup.Wakeup
+	pos    *router.Positions
+	cfg    router.Config
+	logger watermill.LoggerAdapter
 	checks *pendingBatch // the caught-up parts' safety checks, one statement a second
 }
 
 // NewSQLTransport builds the SQL transport.
-func NewSQLTransport(db *sqldb.DB, wake *Wakeup, pos *Positions, cfg RouterConfig, logger wm.LoggerAdapter) *SQLTransport {
-	return &SQLTransport{db: db, wake: wake, pos: pos, cfg: cfg, logger: logger, checks: &pendingBatch{pos: pos}}
+func New(db *sqldb.DB, wake *wakeup.Wakeup, pos *router.Positions, cfg router.Config, logger watermill.LoggerAdapter) *Transport {
+	return &Transport{db: db, wake: wake, pos: pos, cfg: cfg, logger: logger, checks: &pendingBatch{pos: pos}}
 }
 
 // Subscribe builds part p's subscriber.
-func (t *SQLTransport) Subscribe(_ context.Context, p Part) (Subscription, error) {
+func (t *Transport) Subscribe(_ context.Context, p eventbus.Part) (eventbus.Subscription, error) {
 	var takes func(events.Type) bool
 	switch {
 	case p.Consumer.Lazy:
@@ -64,23 +69,23 @@ func (t *SQLTransport) Subscribe(_ context.Context, p Part) (Subscription, error
 		RetryInterval:  time.Second,
 		BackoffManager: g,
 		SchemaAdapter:  countingSchema{SchemaAdapter: t.schema(p, g), rows: &g.rows},
-		OffsetsAdapter: flushingOffsets{OffsetsAdapter: OffsetsFor(t.db.Dialect), flush: func() error {
+		OffsetsAdapter: flushingOffsets{OffsetsAdapter: schema.OffsetsFor(t.db.Dialect), flush: func() error {
 			if err := g.hooks.Flush(t.db.WithTx(context.Background(), g.tx)); err != nil {
-				t.logger.Error("events subscriber: deferred writes", err, wm.LogFields{"part": p.String()})
+				t.logger.Error("events subscriber: deferred writes", err, watermill.LogFields{"part": p.String()})
 				return err
 			}
 			return nil
-		}, aborted: func() bool { return g.abort != nil && g.abort.err != nil }},
+		}, aborted: func() bool { return g.abort != nil && g.abort.Err != nil }},
 		// Topic tables come from migrations: they cannot be created inside a transaction.
 		InitializeSchema: false,
 	}, t.logger)
 	if err != nil {
 		cancel()
-		return Subscription{}, fmt.Errorf("events subscriber %s: %w", p, err)
+		return eventbus.Subscription{}, fmt.Errorf("events subscriber %s: %w", p, err)
 	}
-	return Subscription{
+	return eventbus.Subscription{
 		Subscriber: &sqlSubscriber{Subscriber: sub, stop: stop, cancel: cancel},
-		Topic:      Topic,
+		Topic:      eventbus.Topic,
 		InTx: func(msg *message.Message) (context.Context, bool) {
 			tx, ok := wsql.TxFromContext(msg.Context())
 			if !ok {
@@ -88,19 +93,19 @@ func (t *SQLTransport) Subscribe(_ context.Context, p Part) (Subscription, error
 			}
 			// sqldb.AfterCommit inside Handle runs once the batch has committed (see gate);
 			// the router's savepoints are tracked per batch transaction.
-			return withBatchAbort(withOpenSavepoint(g.hooks.Context(t.db.WithTx(msg.Context(), tx)), g.savepoint), g.abort), true
+			return batchtx.WithAbort(batchtx.WithSavepoint(g.hooks.Context(t.db.WithTx(msg.Context(), tx)), g.savepoint), g.abort), true
 		},
 	}, nil
 }
 
 // pendingCheck tells a gate whether events of p lie beyond its position (PostgreSQL only:
 // SQLite needs no re-polls). One indexed read instead of a burst of empty polls.
-func (t *SQLTransport) pendingCheck(p Part) func(context.Context) (bool, error) {
+func (t *Transport) pendingCheck(p eventbus.Part) func(context.Context) (bool, error) {
 	if t.db.Dialect != sqldb.Postgres || len(t.cfg.Burst) == 0 {
 		return nil
 	}
 	return func(ctx context.Context) (bool, error) {
-		caughtUp, err := t.pos.partCaughtUp(ctx, p.Consumer.Name, p.Part, p.Parts)
+		caughtUp, err := t.pos.PartCaughtUp(ctx, p.Consumer.Name, p.Part, p.Parts)
 		return !caughtUp, err
 	}
 }
@@ -112,15 +117,15 @@ func (t *SQLTransport) pendingCheck(p Part) func(context.Context) (bool, error) 
 // back up to 40 ms (200/s: receipt p99 34 ms instead of 17); 20 bound that to a few.
 const lazyBatch = 20
 
-func (t *SQLTransport) schema(p Part, g *gate) wsql.SchemaAdapter {
+func (t *Transport) schema(p eventbus.Part, g *gate) wsql.SchemaAdapter {
 	if t.db.Dialect == sqldb.Postgres {
-		s := postgresSchema{DefaultPostgreSQLSchema: wsql.DefaultPostgreSQLSchema{SubscribeBatchSize: g.batch}, Parts: p.Parts, Part: p.Part}
+		s := schema.Postgres{DefaultPostgreSQLSchema: wsql.DefaultPostgreSQLSchema{SubscribeBatchSize: g.batch}, Parts: p.Parts, Part: p.Part}
 		if g.pending != nil {
 			s.HeldBack = &g.heldBack
 		}
 		return s
 	}
-	return SQLiteSchema{BatchSize: g.batch, Parts: p.Parts, Part: p.Part}
+	return schema.SQLite{BatchSize: g.batch, Parts: p.Parts, Part: p.Part}
 }
 
 // sqlSubscriber wakes its gate when closed, so that an idle subscriber notices at once.

@@ -1,4 +1,4 @@
-package watermill
+package wakeup
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -22,13 +22,13 @@ const NotifyChannel = "creatorapi_events"
 type Listener struct {
 	db     *sql.DB
 	wake   *Wakeup
-	logger wm.LoggerAdapter
+	logger watermill.LoggerAdapter
 	cancel context.CancelFunc
 	done   chan struct{}
 }
 
 // NewListener builds a listener on db, a pgx (database/sql) pool.
-func NewListener(db *sql.DB, wake *Wakeup, logger wm.LoggerAdapter) *Listener {
+func NewListener(db *sql.DB, wake *Wakeup, logger watermill.LoggerAdapter) *Listener {
 	return &Listener{db: db, wake: wake, logger: logger}
 }
 
@@ -89,7 +89,7 @@ func (l *Listener) run(ctx context.Context, conn *sql.Conn) {
 			}
 			if conn, err = l.connect(ctx); err != nil {
 				backoff = min(2*backoff, 10*time.Second)
-				l.logger.Error("events listener cannot reconnect", err, wm.LogFields{"retry_in": backoff})
+				l.logger.Error("events listener cannot reconnect", err, watermill.LogFields{"retry_in": backoff})
 			}
 		}
 		backoff = 100 * time.Millisecond

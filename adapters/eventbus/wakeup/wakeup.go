@@ -1,4 +1,4 @@
-package watermill
+package wakeup
 
 import (
 	"crypto/rand"
@@ -26,7 +26,7 @@ type Wakeup struct {
 }
 
 // NewWakeup builds an empty broadcaster.
-func NewWakeup() *Wakeup {
+func New() *Wakeup {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return &Wakeup{subs: map[chan struct{}]wakeSub{}, instance: hex.EncodeToString(b[:])}
@@ -115,7 +115,7 @@ func (w *Wakeup) SubscribeTypes(holds func(key uint32) bool, takes func(events.T
 
 // notification is the PostgreSQL payload of a commit: "instance|key,key" (instance empty
 // when the committing process did not signal in-process).
-func notification(from string, keys []uint32) string {
+func Notification(from string, keys []uint32) string {
 	var b strings.Builder
 	b.WriteString(from)
 	b.WriteByte('|')

@@ -1,51 +1,19 @@
-package watermill
+package wakeup
 
 import (
 	"context"
 	"testing"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
 	"github.com/creatorapi/creatorapi/application/events"
 )
 
-func TestPartGroupNamesReadBack(t *testing.T) {
-	cases := []struct {
-		consumer    string
-		part, parts int
-		want        string
-	}{
-		{"analytics-projection", 0, 1, "analytics-projection"},
-		{"analytics-projection", 3, 8, "analytics-projection/p3of8"},
-		{"webhook-fanout", 0, 2, "webhook-fanout/p0of2"},
-	}
-	for _, c := range cases {
-		g := PartGroup(c.consumer, c.part, c.parts)
-		if g != c.want {
-			t.Fatalf("PartGroup(%s, %d, %d) = %s, want %s", c.consumer, c.part, c.parts, g, c.want)
-		}
-		part, parts, ok := parsePartGroup(g, c.consumer)
-		if !ok || part != c.part || parts != c.parts {
-			t.Fatalf("parsePartGroup(%s) = %d, %d, %v", g, part, parts, ok)
-		}
-	}
-	for _, g := range []string{"other", "analytics-projection/p8of8", "analytics-projection/pxof8", "analytics-projection-2"} {
-		if _, _, ok := parsePartGroup(g, "analytics-projection"); ok {
-			t.Fatalf("parsePartGroup(%s) accepted another consumer's or a broken name", g)
-		}
-	}
-	if part, parts, ok := partOfGroup("a/b/p1of4"); !ok || part != 1 || parts != 4 {
-		t.Fatalf("partOfGroup(a/b/p1of4) = %d, %d, %v", part, parts, ok)
-	}
-	if _, _, ok := partOfGroup("plain"); ok {
-		t.Fatal("partOfGroup(plain) took a name without partitions")
-	}
-}
-
 func TestWakeupSignalsOnlyThePartitionsOfTheKeys(t *testing.T) {
-	w := NewWakeup()
+	w := New()
 	key := events.PartitionKey("org_a")
-	mine := Part{Part: int(key % 4), Parts: 4}
-	other := Part{Part: int((key + 1) % 4), Parts: 4}
+	mine := eventbus.Part{Part: int(key % 4), Parts: 4}
+	other := eventbus.Part{Part: int((key + 1) % 4), Parts: 4}
 	sigMine, cancelMine := w.Subscribe(mine.Holds)
 	defer cancelMine()
 	sigOther, cancelOther := w.Subscribe(other.Holds)
@@ -53,9 +21,9 @@ func TestWakeupSignalsOnlyThePartitionsOfTheKeys(t *testing.T) {
 	sigAll, cancelAll := w.Subscribe(nil)
 	defer cancelAll()
 
-	from, keys := parseNotification(notification("inst", []uint32{key}))
+	from, keys := parseNotification(Notification("inst", []uint32{key}))
 	if from != "inst" || len(keys) != 1 || keys[0] != key {
-		t.Fatalf("notification round trip: %q %v", from, keys)
+		t.Fatalf("Notification round trip: %q %v", from, keys)
 	}
 	w.Notify(keys...)
 	got := func(ch <-chan struct{}) bool {
@@ -79,7 +47,7 @@ func TestWakeupSignalsOnlyThePartitionsOfTheKeys(t *testing.T) {
 }
 
 func TestWakeupSignalsCommitsOfTypesAConsumerDoesNotTakeLazily(t *testing.T) {
-	w := NewWakeup()
+	w := New()
 	revocations := events.Consumer{Name: "r", Types: []events.Type{"enrollment.revoked"}, Handle: func(context.Context, events.Envelope) error { return nil }}
 	sig, lazy, cancel := w.SubscribeTypes(nil, revocations.Handles)
 	defer cancel()

@@ -1,4 +1,4 @@
-package watermill
+package batchtx
 
 import (
 	"context"
@@ -6,29 +6,31 @@ import (
 	"time"
 )
 
-// batchAbort marks a subscriber's batch transaction that must roll back and come again
+// Abort marks a subscriber's batch transaction that must roll back and come again
 // in a new one: an event failed on the transaction itself (a serialization failure, whose
 // snapshot would conflict again, or a broken savepoint). A Nack cannot do that:
 // watermill-sql resends a nacked message in the same transaction, every ResendInterval
 // until the AckDeadline, and that open transaction holds every later event of every
 // consumer back (its snapshot xmin) meanwhile. So the router acknowledges the event
 // instead, acknowledges the rest of the batch without applying it, and the batch's ack
-// statement fails (flushingOffsets), which rolls the whole batch back. One per BeginTx.
-type batchAbort struct{ err error }
+// statement fails (sqltransport.flushingOffsets), which rolls the whole batch back. One per BeginTx.
+type Abort struct{ Err error }
 
-type batchAbortKey struct{}
+type abortKey struct{}
 
-func withBatchAbort(ctx context.Context, a *batchAbort) context.Context {
-	return context.WithValue(ctx, batchAbortKey{}, a)
+// WithAbort gives ctx the batch transaction's abort mark.
+func WithAbort(ctx context.Context, a *Abort) context.Context {
+	return context.WithValue(ctx, abortKey{}, a)
 }
 
-func batchAbortFrom(ctx context.Context) *batchAbort {
-	a, _ := ctx.Value(batchAbortKey{}).(*batchAbort)
+// AbortFrom returns ctx's abort mark; nil outside a batch transaction.
+func AbortFrom(ctx context.Context) *Abort {
+	a, _ := ctx.Value(abortKey{}).(*Abort)
 	return a
 }
 
-// abortedBatchWait is how long a subscriber waits before it polls an aborted batch again.
-const abortedBatchWait = 10 * time.Millisecond
+// AbortedWait is how long a subscriber waits before it polls an aborted batch again.
+const AbortedWait = 10 * time.Millisecond
 
-// errBatchAborted fails the ack statement of an aborted batch.
-var errBatchAborted = errors.New("batch aborted: roll it back")
+// ErrAborted fails the ack statement of an aborted batch.
+var ErrAborted = errors.New("batch aborted: roll it back")
