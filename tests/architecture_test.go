@@ -169,7 +169,7 @@ func TestDependencyRuleCatchesViolations(t *testing.T) {
 		{m("ports/http/api/v1"), m("cmd/creatorapi/compose"), true},
 		{m("cmd/creatorapi/compose"), m("adapters/sqlstore"), false},
 		{m("cmd/creatorapi"), m("cmd/creatorapi/compose"), false},
-		{m("cmd/creatorapi"), m("adapters/watermill"), true},
+		{m("cmd/creatorapi"), m("adapters/eventbus/router"), true},
 		{m("cmd/creatorapi"), m("adapters/sqlstore"), true},
 		{m("ports/http/operator"), m("ports/http/api/v1"), true},
 		{m("ports/http/api/v1"), m("ports/http/operator"), true},

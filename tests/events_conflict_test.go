@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -33,7 +33,7 @@ func TestEventsSerializationFailureIsRetriedInANewTransaction(t *testing.T) {
 		return err
 	}}
 	// The ack deadline is the bound of a retry in the same transaction: well beyond the wait below.
-	deadline := withRouterConfig(func(c *watermill.RouterConfig) { c.AckDeadline = 20 * time.Second })
+	deadline := withRouterConfig(func(c *router.Config) { c.AckDeadline = 20 * time.Second })
 	a := startEventsApp(t, testenv.Config(t, dbURL), deadline, withConsumer(consumer))
 	db = a.DB
 	if db.Dialect != sqldb.Postgres {

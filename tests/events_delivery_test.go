@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -63,7 +63,7 @@ func firstDiff(a, b []string) int {
 // by LISTEN/NOTIFY.
 func TestEventsCommitWakesSubscribersWithoutPolling(t *testing.T) {
 	testenv.EachTransport(t, func(t *testing.T, dbURL string, tr testenv.Transport) {
-		slowPoll := withRouterConfig(func(c *watermill.RouterConfig) { c.PollInterval = time.Minute })
+		slowPoll := withRouterConfig(func(c *router.Config) { c.PollInterval = time.Minute })
 		seen := make(chan time.Time, 100)
 		notify := func(ev events.Envelope) error { seen <- time.Now(); return nil }
 		var a *eventsApp

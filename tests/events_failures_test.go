@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
 	"github.com/creatorapi/creatorapi/tests/testenv"
@@ -33,7 +33,7 @@ func TestEventsPoisonIsParkedAndReplayed(t *testing.T) {
 			return nil
 		}
 		a = startEventsApp(t, testenv.Config(t, dbURL), tr.Option,
-			withRouterConfig(func(c *watermill.RouterConfig) { c.Backoff = time.Millisecond }),
+			withRouterConfig(func(c *router.Config) { c.Backoff = time.Millisecond }),
 			withConsumer(effectsConsumer("flaky", func() *sqldb.DB { return a.DB }, flaky)),
 			withConsumer(effectsConsumer("healthy", func() *sqldb.DB { return a.DB }, nil)))
 		createEffects(t, a.DB)
@@ -187,7 +187,7 @@ func TestEventsConsumerStoppedMidBatchResumes(t *testing.T) {
 		}
 		var a *eventsApp
 		a = startEventsApp(t, testenv.Config(t, dbURL), tr.Option,
-			withRouterConfig(func(c *watermill.RouterConfig) { c.BatchSize = 10 }),
+			withRouterConfig(func(c *router.Config) { c.BatchSize = 10 }),
 			withConsumer(effectsConsumer("resumer", func() *sqldb.DB { return a.DB }, block)))
 		createEffects(t, a.DB)
 		a.publish(t, 20, "batch") // two batches of 10; stop during the fifth event

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -36,7 +36,7 @@ func TestEventsHeldBackBeyondAPartialBatchIsPolledSoon(t *testing.T) {
 		}
 		return nil
 	}}
-	slowPoll := withRouterConfig(func(c *watermill.RouterConfig) { c.PollInterval = time.Minute })
+	slowPoll := withRouterConfig(func(c *router.Config) { c.PollInterval = time.Minute })
 	a := startEventsApp(t, testenv.Config(t, dbURL), slowPoll, withConsumer(consumer))
 	if a.DB.Dialect != sqldb.Postgres {
 		t.Fatalf("dialect %v: this test is about PostgreSQL's snapshots", a.DB.Dialect)
@@ -116,7 +116,7 @@ func TestEventsHeldBackLongerThanTheBurstAreStillPolledFor(t *testing.T) {
 		labels <- label
 		return nil
 	}}
-	slowPoll := withRouterConfig(func(c *watermill.RouterConfig) { c.PollInterval = time.Minute })
+	slowPoll := withRouterConfig(func(c *router.Config) { c.PollInterval = time.Minute })
 	a := startEventsApp(t, testenv.Config(t, dbURL), slowPoll, withConsumer(consumer))
 	t1 := a.holdBack(t)
 	a.publish(t, 1, "held") // committed behind T1; its wakeup finds nothing visible

@@ -12,8 +12,10 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/clock"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/natstransport"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/outbox"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
@@ -32,11 +34,11 @@ type eventsApp struct {
 	DB     *sqldb.DB
 	Pub    platform.Publisher
 	Tx     platform.Transactor
-	Ledger *watermill.Ledger
-	Router *watermill.Router
-	Ret    *watermill.Retention
-	Pos    *watermill.Positions
-	Broker *watermill.Broker // nil on the SQL transport
+	Ledger *router.Ledger
+	Router *router.Router
+	Ret    *outbox.Retention
+	Pos    *router.Positions
+	Broker *natstransport.Broker // nil on the SQL transport
 	Ops    *compose.Operations
 }
 
@@ -85,8 +87,8 @@ func withConsumer(c events.Consumer) fx.Option {
 }
 
 // withRouterConfig adjusts the router's settings.
-func withRouterConfig(fn func(*watermill.RouterConfig)) fx.Option {
-	return fx.Decorate(func(c watermill.RouterConfig) watermill.RouterConfig { fn(&c); return c })
+func withRouterConfig(fn func(*router.Config)) fx.Option {
+	return fx.Decorate(func(c router.Config) router.Config { fn(&c); return c })
 }
 
 // publish commits n events of type typ in one transaction and returns them.

@@ -10,8 +10,8 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -91,7 +91,7 @@ func TestEventsRetiredGroupIsCaughtUpOnceWhenItsConsumerBecomesInline(t *testing
 			}
 			return nil
 		})
-		fast := withRouterConfig(func(c *watermill.RouterConfig) { c.Backoff = time.Millisecond })
+		fast := withRouterConfig(func(c *router.Config) { c.Backoff = time.Millisecond })
 		a = startEventsApp(t, testenv.Config(t, dbURL), fast, withConsumer(fanout))
 		createEffects(t, a.DB)
 		a.publish(t, 3, "consumed-by-the-group")

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -35,7 +35,7 @@ func TestEventsLazyConsumerAppliesCommitsOfAPollTogether(t *testing.T) {
 			return nil
 		}}
 		const poll = 2 * time.Second
-		slowPoll := withRouterConfig(func(c *watermill.RouterConfig) { c.PollInterval = poll })
+		slowPoll := withRouterConfig(func(c *router.Config) { c.PollInterval = poll })
 		a := startEventsApp(t, testenv.Config(t, dbURL), slowPoll, withConsumer(lazy), withConsumer(eager))
 
 		start := time.Now()

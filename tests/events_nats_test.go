@@ -9,8 +9,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"go.uber.org/fx"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus/natstransport"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -106,7 +106,7 @@ func TestEventsJetStreamOutageLosesNothing(t *testing.T) {
 
 // deleteJetStreamConsumers deletes every durable consumer of the stream (with the service
 // stopped): they are created again from the stream's start.
-func deleteJetStreamConsumers(t testing.TB, cfg watermill.JetStreamConfig) {
+func deleteJetStreamConsumers(t testing.TB, cfg natstransport.JetStreamConfig) {
 	t.Helper()
 	stream := streamOf(t, cfg)
 	ctx := context.Background()
@@ -125,13 +125,13 @@ func deleteJetStreamConsumers(t testing.TB, cfg watermill.JetStreamConfig) {
 }
 
 // streamMessages returns how many messages the stream holds.
-func streamMessages(t testing.TB, cfg watermill.JetStreamConfig) uint64 {
+func streamMessages(t testing.TB, cfg natstransport.JetStreamConfig) uint64 {
 	t.Helper()
 	return streamOf(t, cfg).CachedInfo().State.Msgs
 }
 
 // streamOf looks the deployment's stream up on a connection of the test's own.
-func streamOf(t testing.TB, cfg watermill.JetStreamConfig) jetstream.Stream {
+func streamOf(t testing.TB, cfg natstransport.JetStreamConfig) jetstream.Stream {
 	t.Helper()
 	nc, err := nats.Connect(cfg.URL)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/creatorapi/creatorapi/adapters/watermill"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/outbox"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/tests/testenv"
@@ -87,7 +87,7 @@ func TestOutboxCommitsAndRollsBackWithTheChange(t *testing.T) {
 		}
 
 		// Publishing outside a transaction is refused: an event must never outlive a rollback.
-		if err := pub.Publish(ctx, batch...); !errors.Is(err, watermill.ErrNoTransaction) {
+		if err := pub.Publish(ctx, batch...); !errors.Is(err, outbox.ErrNoTransaction) {
 			t.Fatalf("publish outside a transaction: %v", err)
 		}
 	})

@@ -15,12 +15,14 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/jmoiron/sqlx"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/schema"
 	"github.com/creatorapi/creatorapi/adapters/ratelimit"
 	sqlanalytics "github.com/creatorapi/creatorapi/adapters/sql/analytics"
 	sqlkeys "github.com/creatorapi/creatorapi/adapters/sql/keys"
 	sqlwebhooks "github.com/creatorapi/creatorapi/adapters/sql/webhooks"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/analytics/command"
 	appratelimit "github.com/creatorapi/creatorapi/application/ratelimit"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
@@ -81,7 +83,7 @@ func hotPaths(db *sqldb.DB) []hotPath {
 	projection := sqlanalytics.NewProjection(db)
 	keys := sqlkeys.NewRepository(db)
 	limits := ratelimit.NewDatabase(db)
-	positions := watermill.NewPositions(db, 4)
+	positions := router.NewPositions(db, 4)
 	now := time.Now().UTC()
 	return []hotPath{
 		{"webhook fan-out, claim, record", func(ctx context.Context) error {
@@ -163,7 +165,7 @@ func hotPaths(db *sqldb.DB) []hotPath {
 				return err
 			}
 			for part := range 4 {
-				rows, err := db.Write(ctx).QueryContext(ctx, watermill.PollStatement(4, part, 100), watermill.PartGroup("plans", part, 4))
+				rows, err := db.Write(ctx).QueryContext(ctx, schema.PollStatement(4, part, 100), eventbus.PartGroup("plans", part, 4))
 				if err != nil {
 					return err
 				}

@@ -12,8 +12,8 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/webhooks/command"
 	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
@@ -228,7 +228,7 @@ func TestConsumerFailureWithUnstorableTextIsParkedNotStalled(t *testing.T) {
 			return nil
 		}
 		a = startEventsApp(t, testenv.Config(t, dbURL), tr.Option,
-			withRouterConfig(func(c *watermill.RouterConfig) { c.Backoff = time.Millisecond }),
+			withRouterConfig(func(c *router.Config) { c.Backoff = time.Millisecond }),
 			withConsumer(effectsConsumer("strict", func() *sqldb.DB { return a.DB }, failing)))
 		createEffects(t, a.DB)
 		err := a.Tx.WithinTx(context.Background(), func(ctx context.Context) error {

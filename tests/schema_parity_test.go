@@ -21,7 +21,7 @@ import (
 var schemaDriftAllowed = map[string]string{
 	// The outbox tables follow each engine's watermill schema adapter, not our own design:
 	// watermill-sql's PostgreSQL layout orders by (transaction_id, offset) to survive
-	// concurrent writers; adapters/watermill's SQLite layout relies on SQLite's one writer.
+	// concurrent writers; adapters/eventbus/schema's SQLite layout relies on SQLite's one writer.
 	"watermill_events.transaction_id: only in postgres":                              "watermill-sql's PostgreSQL layout",
 	"watermill_events: primary key postgres=(transaction_id,offset) sqlite=(offset)": "watermill-sql's PostgreSQL layout",
 	"watermill_events.created_at: type postgres=timestamp sqlite=text":               "the SQLite adapter stamps RFC 3339 text",

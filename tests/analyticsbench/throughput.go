@@ -9,7 +9,7 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/creatorapi/creatorapi/adapters/watermill"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
@@ -26,7 +26,7 @@ func throughput(tg target, dir string, burst int) error {
 	}
 	var tx platform.Transactor
 	var pub platform.Publisher
-	var pos *watermill.Positions
+	var pos *router.Positions
 	app := fx.New(compose.Modules(cfg), compose.Workers(), fx.Populate(&tx, &pub, &pos), fx.NopLogger)
 	ctx := context.Background()
 	if err := app.Start(ctx); err != nil {

@@ -8,8 +8,8 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/clock"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
 )
@@ -29,7 +29,7 @@ const ServicePartitions = 1
 
 // ServicePollInterval is the safety poll of the services Start boots. A consumer is not
 // woken by commits of event types it does not take: its position passes them at its next
-// safety poll (1 s in production, adapters/watermill wakeup_gate.go), so every
+// safety poll (1 s in production, adapters/eventbus/sqltransport/gate.go), so every
 // WaitForConsumers after such a commit waited up to a second. The event suites, which
 // test wakeups and polling, start with their own router settings.
 const ServicePollInterval = 50 * time.Millisecond
@@ -45,8 +45,8 @@ type Env struct {
 	Public   compose.PublicApp
 	Operator compose.OperatorApp
 	app      *fx.App
-	router   *watermill.Router
-	pos      *watermill.Positions
+	router   *router.Router
+	pos      *router.Positions
 }
 
 // Start boots the service on databaseURL; extra options may swap more adapters
@@ -60,7 +60,7 @@ func Start(t testing.TB, databaseURL string, extra ...fx.Option) *Env {
 		compose.Modules(env.Config),
 		compose.Workers(), // the event router runs, as in serve
 		fx.Replace(fx.Annotate(env.Clock, fx.As(new(platform.Clock)))),
-		fx.Decorate(func(c watermill.RouterConfig) watermill.RouterConfig { c.PollInterval = ServicePollInterval; return c }),
+		fx.Decorate(func(c router.Config) router.Config { c.PollInterval = ServicePollInterval; return c }),
 		fx.Populate(&env.DB, &env.Public, &env.Operator, &env.router, &env.pos),
 	}
 	env.app = fx.New(append(opts, extra...)...)

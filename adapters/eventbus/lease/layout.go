@@ -13,7 +13,7 @@ import (
 // layoutIndex names the outbox index of a layout of parts partitions.
 func layoutIndex(parts int) string { return fmt.Sprintf("watermill_events_part_%d", parts) }
 
-// ensureLayoutIndex creates the outbox index that partition polls of a layout of parts
+// EnsureLayoutIndex creates the outbox index that partition polls of a layout of parts
 // seek on: (partition_key % parts, transaction_id, offset) on PostgreSQL, (partition_key %
 // parts, offset) on SQLite. It exists once per count, created by the first instance that
 // runs the count. On PostgreSQL the build holds outbox writes for its duration (a
@@ -51,7 +51,7 @@ func EnsureLayoutIndex(ctx context.Context, db *sqldb.DB, parts int) error {
 	})
 }
 
-// seedPositions gives consumer's partitions of a new layout of parts their first
+// SeedPositions gives consumer's partitions of a new layout of parts their first
 // positions: the laggard of its positions in the layout it had before (the one-partition
 // layout is the consumer's plain name), and then forgets those. Everything before the
 // laggard was consumed in every old partition; what lies after it and was consumed by

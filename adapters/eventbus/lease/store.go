@@ -12,14 +12,14 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 )
 
-// leaseKey names one (consumer group, partition) pair of a layout in event_leases.
+// Key names one (consumer group, partition) pair of a layout in event_leases.
 type Key struct {
 	Consumer string `db:"consumer"`
 	Parts    int    `db:"parts"`
 	Part     int    `db:"part"`
 }
 
-// leaseStore keeps the deployment's layout (event_layout), the instances' heartbeats
+// Store keeps the deployment's layout (event_layout), the instances' heartbeats
 // (event_instances) and the leases (event_leases). Times are the instances' wall clocks
 // (kept in step by NTP; a lease lasts seconds, skew is milliseconds).
 type Store struct {
@@ -31,7 +31,7 @@ type Store struct {
 	aliveRenew string
 }
 
-// newLeaseStore prepares the statements of an instance running consumers.
+// NewStore prepares the statements of an instance running consumers.
 func NewStore(db *sqldb.DB, consumers []string) *Store {
 	skip := ""
 	if db.Dialect == sqldb.Postgres {
@@ -78,7 +78,7 @@ func NewStore(db *sqldb.DB, consumers []string) *Store {
 	}
 }
 
-// setLayout makes parts the deployment's partition count.
+// SetLayout makes parts the deployment's partition count.
 func (s *Store) SetLayout(ctx context.Context, parts int, now time.Time) error {
 	if _, err := s.db.Writer.ExecContext(ctx, s.layout, parts, now); err != nil {
 		return fmt.Errorf("events layout: %w", err)
@@ -99,7 +99,7 @@ func (s *Store) Layout(ctx context.Context) (int, error) {
 	return parts, nil
 }
 
-// ensure creates the lease rows of every consumer's partitions of the layout.
+// Ensure creates the lease rows of every consumer's partitions of the layout.
 func (s *Store) Ensure(ctx context.Context, consumers []string, parts int, now time.Time) error {
 	rows := make([]string, 0, len(consumers)*parts)
 	args := make([]any, 0, 4*len(consumers)*parts)
@@ -131,7 +131,7 @@ type Census struct {
 	Least int
 }
 
-// heartbeat says that instance is alive, extends its leases until until, and returns the
+// Heartbeat says that instance is alive, extends its leases until until, and returns the
 // pairs it holds and the census (instances alive since aliveSince, current layout). Two
 // statements on PostgreSQL (the writes, then the census), three on SQLite.
 func (s *Store) Heartbeat(ctx context.Context, instance string, now, until, aliveSince time.Time) ([]Key, Census, error) {
@@ -207,7 +207,7 @@ func (s *Store) Heartbeat(ctx context.Context, instance string, now, until, aliv
 	return held, c, nil
 }
 
-// claimUpTo leases up to n claimable pairs of consumer in the layout to instance.
+// ClaimUpTo leases up to n claimable pairs of consumer in the layout to instance.
 func (s *Store) ClaimUpTo(ctx context.Context, instance, consumer string, parts, n int, now, until time.Time) ([]Key, error) {
 	if n <= 0 {
 		return nil, nil
@@ -219,7 +219,7 @@ func (s *Store) ClaimUpTo(ctx context.Context, instance, consumer string, parts,
 	return got, nil
 }
 
-// release frees one pair, if instance still holds it.
+// Release frees one pair, if instance still holds it.
 func (s *Store) Release(ctx context.Context, instance string, k Key, now time.Time) error {
 	if _, err := s.db.Writer.ExecContext(ctx, s.free, now, k.Consumer, k.Parts, k.Part, instance); err != nil {
 		return fmt.Errorf("event leases: release %s: %w", eventbus.PartGroup(k.Consumer, k.Part, k.Parts), err)
@@ -227,7 +227,7 @@ func (s *Store) Release(ctx context.Context, instance string, k Key, now time.Ti
 	return nil
 }
 
-// leaveAll frees every pair of instance and forgets it (a clean stop: others take over at once).
+// LeaveAll frees every pair of instance and forgets it (a clean stop: others take over at once).
 func (s *Store) LeaveAll(ctx context.Context, instance string, now time.Time) error {
 	if _, err := s.db.Writer.ExecContext(ctx, s.leave, now, instance); err != nil {
 		return fmt.Errorf("event leases: leave: %w", err)
@@ -238,7 +238,7 @@ func (s *Store) LeaveAll(ctx context.Context, instance string, now time.Time) er
 	return nil
 }
 
-// sweep forgets instances silent since before, and the lease rows of other layouts that
+// Sweep forgets instances silent since before, and the lease rows of other layouts that
 // nobody holds any more.
 func (s *Store) Sweep(ctx context.Context, parts int, now, before time.Time) error {
 	if _, err := s.db.Writer.ExecContext(ctx, s.sweepInstances, before); err != nil {

@@ -36,7 +36,7 @@ type Outbox struct {
 // (events.Consumer.Inline): what they write commits or vanishes with the event.
 func (o *Outbox) RunInline(cs []events.Consumer) { o.inline = append(o.inline, cs...) }
 
-// NewOutbox builds the outbox of db.
+// New builds the outbox of db.
 func New(db *sqldb.DB, ids platform.IDs, clock platform.Clock, logger watermill.LoggerAdapter) *Outbox {
 	return &Outbox{db: db, schema: schema.For(db.Dialect), ids: ids, clock: clock, logger: logger}
 }

@@ -42,7 +42,7 @@ func (r *Router) deliver(ctx context.Context, c events.Consumer, msg *message.Me
 		if errors.As(err, &dbErr) || ctx.Err() != nil || sqldb.IsSerializationFailure(err) {
 			// Stopping, past the ack deadline, or the transaction is broken or conflicted
 			// with another (in its snapshot a retry would fail alike): the event comes again
-			// in a new transaction (the SQL transport's handler aborts the batch, batchAbort;
+			// in a new transaction (the SQL transport's handler aborts the batch, batchtx.Abort;
 			// a broker redelivers the nacked message).
 			return err
 		}

@@ -51,7 +51,7 @@ func (p *Positions) behindQuery(parts, part int) string {
 		// Groups advance in (transaction_id, offset) order, the outbox's primary key. A group
 		// without a row yet (never subscribed) is behind any event. The ORDER BY ... LIMIT 1
 		// inside keeps the seek on the primary key (partitioned: on the layout index, whatever
-		// the statistics say; partitionBeyond): as a bare EXISTS the planner expects a third
+		// the statistics say; schema.PartitionBeyond): as a bare EXISTS the planner expects a third
 		// of the outbox to match and scans it from the start (75 ms at a million rows, on
 		// every subscriber wakeup).
 		beyond, order := schema.PartitionBeyond(parts, part,
@@ -95,7 +95,7 @@ func (p *Positions) consumerCaughtUp(ctx context.Context, consumer string, part 
 	return p.broker(ctx, consumer, part)
 }
 
-// partCaughtUp tells whether consumer's partition part of parts is at the outbox head.
+// PartCaughtUp tells whether consumer's partition part of parts is at the outbox head.
 func (p *Positions) PartCaughtUp(ctx context.Context, consumer string, part, parts int) (bool, error) {
 	var behind bool
 	group := eventbus.PartGroup(consumer, part, parts)

@@ -20,7 +20,7 @@ import (
 	"github.com/creatorapi/creatorapi/application/events"
 )
 
-// RouterConfig tunes delivery; DefaultRouterConfig gives the production values.
+// Config tunes delivery; DefaultConfig gives the production values.
 type Config struct {
 	// BatchSize is how many events one subscriber transaction carries. On SQLite that
 	// transaction holds the only writer connection, so API writes wait for the batch.
@@ -46,7 +46,7 @@ type Config struct {
 	LeaseTTL, Heartbeat time.Duration
 }
 
-// DefaultRouterConfig returns the settings of the dialect.
+// DefaultConfig returns the settings of the dialect.
 func DefaultConfig(d sqldb.Dialect) Config {
 	cfg := Config{
 		BatchSize:    50,
@@ -68,7 +68,7 @@ func DefaultConfig(d sqldb.Dialect) Config {
 }
 
 // Router runs the consumers: for each (consumer, partition) pair this instance holds a
-// lease on (lease_runner.go), one handler under a watermill message.Router, fed by the
+// lease on (leases.go), one handler under a watermill message.Router, fed by the
 // Transport's subscriber for that part.
 type Router struct {
 	db        *sqldb.DB
@@ -99,7 +99,7 @@ type runningPart struct {
 	handler *message.Handler
 }
 
-// NewRouter checks the consumers and builds a router; Start runs it. instance names this
+// New checks the consumers and builds a router; Start runs it. instance names this
 // process in the lease table; parts is the partition count this instance asks for.
 func New(db *sqldb.DB, ledger *Ledger, transport eventbus.Transport, consumers []events.Consumer, parts eventbus.Partitions, cfg Config, logger watermill.LoggerAdapter, instance string) (*Router, error) {
 	seen := map[string]bool{}
@@ -304,7 +304,7 @@ func (r *Router) handler(c events.Consumer, sub *drain.Subscriber, inTx func(*me
 		}
 		abort := batchtx.AbortFrom(ctx)
 		if abort != nil && abort.Err != nil {
-			return nil // the batch rolls back (batchAbort): the event comes again with it
+			return nil // the batch rolls back (batchtx.Abort): the event comes again with it
 		}
 		err := r.deliver(ctx, c, msg)
 		if err != nil && abort != nil && ctx.Err() == nil {

@@ -19,7 +19,7 @@ import (
 // by one transaction) each poll read about a million index entries (300 ms). The row
 // comparison below is the same condition as one index range, so a poll reads only what
 // lies past the position. A partition's poll puts `partition_key % Parts`, the leading
-// expression of the layout's index (ensureLayoutIndex), in front of that row
+// expression of the layout's index (lease.EnsureLayoutIndex), in front of that row
 // (PartitionBeyond), so it stays one range scan of that index whatever the other
 // partitions hold.
 type Postgres struct {

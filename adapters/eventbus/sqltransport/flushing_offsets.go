@@ -16,7 +16,7 @@ import (
 type flushingOffsets struct {
 	wsql.OffsetsAdapter
 	flush func() error
-	// aborted, when set and true, fails the ack without flushing (batchAbort).
+	// aborted, when set and true, fails the ack without flushing (batchtx.Abort).
 	aborted func() bool
 }
 

@@ -43,12 +43,12 @@ type gate struct {
 	// savepoint tracks the router's savepoint in the batch transaction (a new one per BeginTx).
 	savepoint *batchtx.Savepoint
 	tx        *sql.Tx // the batch transaction, for its deferred writes (flushingOffsets)
-	// abort says the batch transaction must roll back and its events come again (batchAbort).
+	// abort says the batch transaction must roll back and its events come again (batchtx.Abort).
 	abort *batchtx.Abort
 	batch int // the subscriber's batch size
 	rows  int // rows of the last poll (countingSchema)
 	// heldBack: the last poll's rows said that events beyond the position were held back
-	// (postgresSchema.HeldBack; false when the poll returned no row).
+	// (schema.Postgres.HeldBack; false when the poll returned no row).
 	heldBack bool
 	misses   int // empty polls since the last signal or batch
 	// asyncCommit: batch transactions commit without waiting for the WAL flush
@@ -83,7 +83,7 @@ func (g *gate) HandleError(logger watermill.LoggerAdapter, noMsg bool, err error
 	case err != nil && (errors.Is(err, context.Canceled) || isStopped(g.stop)):
 		return 0 // stopping: the subscriber notices its close at once
 	case err != nil && aborted:
-		// Rolled back on purpose (batchAbort): poll again soon, in a new transaction (a short
+		// Rolled back on purpose (batchtx.Abort): poll again soon, in a new transaction (a short
 		// wait, so that a failure that recurs does not spin).
 		g.misses = 0
 		return batchtx.AbortedWait

@@ -19,10 +19,10 @@ import (
 	"github.com/creatorapi/creatorapi/application/events"
 )
 
-// SQLTransport is the default Transport: each part is a watermill-sql subscriber polling
-// the outbox for its partition (postgresSchema, SQLiteSchema), its position the
+// Transport is the default Transport: each part is a watermill-sql subscriber polling
+// the outbox for its partition (schema.Postgres, schema.SQLite), its position the
 // watermill consumer group Part.Group(), its batch transaction the one the consumer
-// applies in. A gate makes it sleep until a wakeup of its partition (wakeup_gate.go).
+// applies in. A gate makes it sleep until a wakeup of its partition (gate.go).
 type Transport struct {
 	db     *sqldb.DB
 	wake   *wakeup.Wakeup
@@ -32,7 +32,7 @@ type Transport struct {
 	checks *pendingBatch // the caught-up parts' safety checks, one statement a second
 }
 
-// NewSQLTransport builds the SQL transport.
+// New builds the SQL transport.
 func New(db *sqldb.DB, wake *wakeup.Wakeup, pos *router.Positions, cfg router.Config, logger watermill.LoggerAdapter) *Transport {
 	return &Transport{db: db, wake: wake, pos: pos, cfg: cfg, logger: logger, checks: &pendingBatch{pos: pos}}
 }
@@ -64,7 +64,7 @@ func (t *Transport) Subscribe(_ context.Context, p eventbus.Part) (eventbus.Subs
 		AckDeadline:   &deadline,
 		PollInterval:  t.cfg.PollInterval,
 		// A Nack happens only while stopping or past the ack deadline (a failed transaction
-		// aborts the batch instead: batchAbort): resend (or quit) soon.
+		// aborts the batch instead: batchtx.Abort): resend (or quit) soon.
 		ResendInterval: 20 * time.Millisecond,
 		RetryInterval:  time.Second,
 		BackoffManager: g,

@@ -25,7 +25,7 @@ type Wakeup struct {
 	instance string
 }
 
-// NewWakeup builds an empty broadcaster.
+// New builds an empty broadcaster.
 func New() *Wakeup {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
@@ -113,7 +113,7 @@ func (w *Wakeup) SubscribeTypes(holds func(key uint32) bool, takes func(events.T
 	}
 }
 
-// notification is the PostgreSQL payload of a commit: "instance|key,key" (instance empty
+// Notification is the PostgreSQL payload of a commit: "instance|key,key" (instance empty
 // when the committing process did not signal in-process).
 func Notification(from string, keys []uint32) string {
 	var b strings.Builder

@@ -5,8 +5,8 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 	sqlanalytics "github.com/creatorapi/creatorapi/adapters/sql/analytics"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/analytics"
 	"github.com/creatorapi/creatorapi/application/analytics/command"
 	"github.com/creatorapi/creatorapi/application/analytics/query"
@@ -32,9 +32,9 @@ func Analytics() fx.Option {
 
 // analyticsBacklog tells the summary whether the projection's consumer group has
 // consumed every event of the workspace's partition.
-type analyticsBacklog struct{ pos *watermill.Positions }
+type analyticsBacklog struct{ pos *router.Positions }
 
-func newAnalyticsBacklog(pos *watermill.Positions) analyticsBacklog { return analyticsBacklog{pos} }
+func newAnalyticsBacklog(pos *router.Positions) analyticsBacklog { return analyticsBacklog{pos} }
 
 func (b analyticsBacklog) CaughtUp(ctx context.Context, workspaceID string) (bool, error) {
 	return b.pos.WorkspaceCaughtUp(ctx, consumers.AnalyticsProjectionName, workspaceID)

@@ -8,11 +8,15 @@ import (
 	"slices"
 	"time"
 
-	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill"
 	"go.uber.org/fx"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/outbox"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/sqltransport"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/wakeup"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
 )
@@ -26,26 +30,26 @@ const retentionEvery = 10 * time.Minute
 func Events() fx.Option {
 	return fx.Module("events",
 		fx.Provide(
-			func(db *sqldb.DB, c platform.Clock) *watermill.Ledger { return watermill.NewLedger(db, c) },
-			func(db *sqldb.DB) watermill.RouterConfig { return watermill.DefaultRouterConfig(db.Dialect) },
-			func(db *sqldb.DB, cfg Config) watermill.Partitions {
-				return watermill.Partitions(cfg.EventPartitions(db.Dialect))
+			func(db *sqldb.DB, c platform.Clock) *router.Ledger { return router.NewLedger(db, c) },
+			func(db *sqldb.DB) router.Config { return router.DefaultConfig(db.Dialect) },
+			func(db *sqldb.DB, cfg Config) eventbus.Partitions {
+				return eventbus.Partitions(cfg.EventPartitions(db.Dialect))
 			},
 			newPositions,
 			// The outbox is the default transport; CREATORAPI_EVENTS_BROKER puts JetStream
 			// in its place (events_broker.go), fed from the outbox by the forwarder.
-			watermill.NewSQLTransport,
+			sqltransport.New,
 			newBroker,
 			newJetStreamTransport,
 			newEventTransport,
 			newEventRouter,
-			func(db *sqldb.DB, c platform.Clock, cfg Config, parts watermill.Partitions) *watermill.Retention {
-				return watermill.NewRetention(db, c, cfg.EventsRetention, parts)
+			func(db *sqldb.DB, c platform.Clock, cfg Config, parts eventbus.Partitions) *outbox.Retention {
+				return outbox.NewRetention(db, c, cfg.EventsRetention, parts)
 			},
 		),
 		// Inline consumers run in the publishing transaction, in every app that publishes
 		// (the CLI's too), not only where the router runs.
-		fx.Invoke(func(o *watermill.Outbox, p consumersParams) { o.RunInline(inline(p.Consumers)) }),
+		fx.Invoke(func(o *outbox.Outbox, p consumersParams) { o.RunInline(inline(p.Consumers)) }),
 	)
 }
 
@@ -69,19 +73,19 @@ func inline(cs []events.Consumer) []events.Consumer {
 type routerParams struct {
 	fx.In
 	DB         *sqldb.DB
-	Ledger     *watermill.Ledger
-	Wakeup     *watermill.Wakeup
-	Transport  watermill.Transport
-	Partitions watermill.Partitions
-	Config     watermill.RouterConfig
-	Logger     wm.LoggerAdapter
+	Ledger     *router.Ledger
+	Wakeup     *wakeup.Wakeup
+	Transport  eventbus.Transport
+	Partitions eventbus.Partitions
+	Config     router.Config
+	Logger     watermill.LoggerAdapter
 	Consumers  []events.Consumer `group:"event_consumers"`
 }
 
 // newEventRouter runs the consumers the ports provided.
-func newEventRouter(p routerParams) (*watermill.Router, error) {
+func newEventRouter(p routerParams) (*router.Router, error) {
 	groups := slices.DeleteFunc(slices.Clone(p.Consumers), func(c events.Consumer) bool { return c.Inline })
-	return watermill.NewRouter(p.DB, p.Ledger, p.Transport, groups, p.Partitions, p.Config, p.Logger, instanceName(p.Wakeup))
+	return router.New(p.DB, p.Ledger, p.Transport, groups, p.Partitions, p.Config, p.Logger, instanceName(p.Wakeup))
 }
 
 // Workers runs the background side: the event router (draining on stop), the
@@ -96,9 +100,9 @@ func Workers() fx.Option {
 		fx.Invoke(pruneSignIns),
 		fx.Invoke(watchMasterKey),
 		fx.Invoke(retireInlineGroups),
-		fx.Invoke(func(lc fx.Lifecycle, cfg Config, db *sqldb.DB, r *watermill.Router, w *watermill.Wakeup, ret *watermill.Retention, wl wm.LoggerAdapter, logger *slog.Logger) {
+		fx.Invoke(func(lc fx.Lifecycle, cfg Config, db *sqldb.DB, r *router.Router, w *wakeup.Wakeup, ret *outbox.Retention, wl watermill.LoggerAdapter, logger *slog.Logger) {
 			if db.Dialect == sqldb.Postgres {
-				l := watermill.NewListener(db.Writer.DB, w, wl)
+				l := wakeup.NewListener(db.Writer.DB, w, wl)
 				lc.Append(fx.Hook{OnStart: l.Start, OnStop: l.Stop})
 			}
 			// Retention first, so that it stops after the router: on SQLite a retention run
@@ -119,7 +123,7 @@ func Workers() fx.Option {
 // retireInlineGroups applies, before the router starts, what the consumer group of an
 // inline consumer left unconsumed when an upgrade made it inline (the webhook fan-out),
 // and forgets the group (Ledger.Retire).
-func retireInlineGroups(lc fx.Lifecycle, l *watermill.Ledger, p consumersParams, logger *slog.Logger) {
+func retireInlineGroups(lc fx.Lifecycle, l *router.Ledger, p consumersParams, logger *slog.Logger) {
 	lc.Append(fx.Hook{OnStart: func(ctx context.Context) error {
 		for _, c := range inline(p.Consumers) {
 			n, err := l.Retire(ctx, c)
@@ -136,7 +140,7 @@ func retireInlineGroups(lc fx.Lifecycle, l *watermill.Ledger, p consumersParams,
 
 // instanceName names this process in the lease table: host and pid for operators, and
 // the wakeup's random id so that a restarted process with a recycled pid differs.
-func instanceName(w *watermill.Wakeup) string {
+func instanceName(w *wakeup.Wakeup) string {
 	host, _ := os.Hostname()
 	return fmt.Sprintf("%s:%d:%s", host, os.Getpid(), w.Instance())
 }

@@ -3,23 +3,26 @@ package compose
 import (
 	"context"
 
-	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"go.uber.org/fx"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/natstransport"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/sqltransport"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/events"
 )
 
 // newBroker connects to NATS when CREATORAPI_EVENTS_BROKER is set (nil otherwise): the
 // connection retries in the background, so the service starts, and commands work,
 // while the broker is away.
-func newBroker(lc fx.Lifecycle, cfg Config, parts watermill.Partitions, logger wm.LoggerAdapter) (*watermill.Broker, error) {
+func newBroker(lc fx.Lifecycle, cfg Config, parts eventbus.Partitions, logger watermill.LoggerAdapter) (*natstransport.Broker, error) {
 	if cfg.EventsBroker == "" {
 		return nil, nil
 	}
-	b, err := watermill.NewBroker(watermill.DefaultJetStreamConfig(cfg.EventsBroker, cfg.EventsStream, int(parts), cfg.EventsRetention), logger)
+	b, err := natstransport.NewBroker(natstransport.DefaultJetStreamConfig(cfg.EventsBroker, cfg.EventsStream, int(parts), cfg.EventsRetention), logger)
 	if err != nil {
 		return nil, err
 	}
@@ -28,16 +31,16 @@ func newBroker(lc fx.Lifecycle, cfg Config, parts watermill.Partitions, logger w
 }
 
 // newJetStreamTransport is the broker's transport (nil without a broker).
-func newJetStreamTransport(b *watermill.Broker, rc watermill.RouterConfig, logger wm.LoggerAdapter) *watermill.JetStreamTransport {
+func newJetStreamTransport(b *natstransport.Broker, rc router.Config, logger watermill.LoggerAdapter) *natstransport.JetStreamTransport {
 	if b == nil {
 		return nil
 	}
-	return watermill.NewJetStreamTransport(b, rc, logger)
+	return natstransport.NewJetStreamTransport(b, rc, logger)
 }
 
 // newEventTransport carries events to the consumers: JetStream when a broker is set, the
 // outbox itself otherwise.
-func newEventTransport(js *watermill.JetStreamTransport, sql *watermill.SQLTransport) watermill.Transport {
+func newEventTransport(js *natstransport.JetStreamTransport, sql *sqltransport.Transport) eventbus.Transport {
 	if js != nil {
 		return js
 	}
@@ -45,8 +48,8 @@ func newEventTransport(js *watermill.JetStreamTransport, sql *watermill.SQLTrans
 }
 
 // newPositions answers for the transport in use (analytics asOf, tests' waits).
-func newPositions(db *sqldb.DB, parts watermill.Partitions, js *watermill.JetStreamTransport) *watermill.Positions {
-	p := watermill.NewPositions(db, parts)
+func newPositions(db *sqldb.DB, parts eventbus.Partitions, js *natstransport.JetStreamTransport) *router.Positions {
+	p := router.NewPositions(db, parts)
 	if js != nil {
 		p.UseBroker(js.PartCaughtUp)
 	}
@@ -56,15 +59,15 @@ func newPositions(db *sqldb.DB, parts watermill.Partitions, js *watermill.JetStr
 // runForwarder moves the outbox to JetStream when a broker is set, on one instance at a
 // time (the forwarder's lock): its outbox position is the consumer group
 // jetstream-forwarder, read without partitions, so the stream keeps the outbox's order.
-func runForwarder(lc fx.Lifecycle, b *watermill.Broker, db *sqldb.DB, sql *watermill.SQLTransport, logger wm.LoggerAdapter) error {
+func runForwarder(lc fx.Lifecycle, b *natstransport.Broker, db *sqldb.DB, sql *sqltransport.Transport, logger watermill.LoggerAdapter) error {
 	if b == nil {
 		return nil
 	}
 	input := func(ctx context.Context) (message.Subscriber, error) {
-		sub, err := sql.Subscribe(ctx, watermill.Part{Consumer: events.Consumer{Name: watermill.ForwarderGroup}, Part: 0, Parts: 1})
+		sub, err := sql.Subscribe(ctx, eventbus.Part{Consumer: events.Consumer{Name: eventbus.ForwarderGroup}, Part: 0, Parts: 1})
 		return sub.Subscriber, err
 	}
-	f, err := watermill.NewForwarder(b, db, input, logger)
+	f, err := natstransport.NewForwarder(b, db, input, logger)
 	if err != nil {
 		return err
 	}

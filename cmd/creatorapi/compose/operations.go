@@ -7,8 +7,8 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	analyticscmd "github.com/creatorapi/creatorapi/application/analytics/command"
 	"github.com/creatorapi/creatorapi/application/enrollments"
 	"github.com/creatorapi/creatorapi/application/events"
@@ -24,9 +24,9 @@ import (
 
 // Results of the maintenance verbs, as the CLI prints them.
 type (
-	EventFailure = watermill.Failure
-	EventReplay  = watermill.Replayed
-	Rebuilt      = watermill.Rebuilt
+	EventFailure = router.Failure
+	EventReplay  = router.Replayed
+	Rebuilt      = router.Rebuilt
 )
 
 // rebuildSlack is how much older than the oldest outbox event a source fact may be
@@ -35,9 +35,9 @@ const rebuildSlack = time.Minute
 
 // Operations parks, replays and rebuilds what the event consumers processed.
 type Operations struct {
-	ledger     *watermill.Ledger
+	ledger     *router.Ledger
 	consumers  []events.Consumer // every one, inline included (events parked before one became inline)
-	positions  *watermill.Positions
+	positions  *router.Positions
 	projection analyticscmd.Resetter
 	// The published "since when do your facts count" of each module whose facts the
 	// analytics read model counts.
@@ -47,7 +47,7 @@ type Operations struct {
 // Maintenance provides Operations, the master-key rotation and the demo seeder's marker.
 func Maintenance() fx.Option {
 	return fx.Provide(
-		func(l *watermill.Ledger, cs consumersParams, p *watermill.Positions, proj analyticscmd.Resetter,
+		func(l *router.Ledger, cs consumersParams, p *router.Positions, proj analyticscmd.Resetter,
 			ens enrollments.Application, st students.Directory, ord orders.Application) *Operations {
 			return &Operations{ledger: l, consumers: cs.Consumers, positions: p, projection: proj,
 				earliest: []platform.Handler[struct{}, platform.Earliest]{

@@ -5,16 +5,17 @@ import (
 	"log/slog"
 	"os"
 
-	wm "github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/clock"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/outbox"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/wakeup"
 	"github.com/creatorapi/creatorapi/adapters/ids"
 	"github.com/creatorapi/creatorapi/adapters/observe"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/platform"
 )
 
@@ -28,7 +29,7 @@ func Platform() fx.Option {
 			func(db *sqldb.DB) platform.Transactor { return db },
 			func() platform.Clock { return clock.System{} },
 			func(c platform.Clock) platform.IDs { return ids.NewULIDs(c) },
-			func(l *slog.Logger) wm.LoggerAdapter { return wm.NewSlogLogger(l) },
+			func(l *slog.Logger) watermill.LoggerAdapter { return watermill.NewSlogLogger(l) },
 			sqlstore.NewMasterKeyStore,
 			newMasterKey,
 			newKeyCheck,
@@ -39,11 +40,11 @@ func Platform() fx.Option {
 				return platform.Kit{Tx: tx, Publisher: pub, IDs: i, Clock: c, Observer: obs}
 			},
 			sqlstore.NewSettings,
-			watermill.NewWakeup,
-			func(db *sqldb.DB, i platform.IDs, c platform.Clock, l wm.LoggerAdapter, w *watermill.Wakeup) *watermill.Outbox {
-				return watermill.NewOutbox(db, i, c, l).SignalCommits(w)
+			wakeup.New,
+			func(db *sqldb.DB, i platform.IDs, c platform.Clock, l watermill.LoggerAdapter, w *wakeup.Wakeup) *outbox.Outbox {
+				return outbox.New(db, i, c, l).SignalCommits(w)
 			},
-			func(o *watermill.Outbox) platform.Publisher { return o },
+			func(o *outbox.Outbox) platform.Publisher { return o },
 		),
 	)
 }

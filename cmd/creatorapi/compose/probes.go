@@ -9,9 +9,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/fx"
 
+	"github.com/creatorapi/creatorapi/adapters/eventbus/natstransport"
 	ratestore "github.com/creatorapi/creatorapi/adapters/ratelimit"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/adapters/watermill"
 	"github.com/creatorapi/creatorapi/application/ratelimit"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
@@ -29,7 +29,7 @@ func Probes() fx.Option {
 // this binary's version (or newer, during a rolling upgrade), Redis when it counts the
 // rate limits, and the NATS broker when events travel through it (while it is away the
 // instance still takes commands, the outbox keeps the events, but it reports unready).
-func newReadiness(db *sqldb.DB, counter ratelimit.Counter, broker *watermill.Broker, logger *slog.Logger) *web.Readiness {
+func newReadiness(db *sqldb.DB, counter ratelimit.Counter, broker *natstransport.Broker, logger *slog.Logger) *web.Readiness {
 	checks := []web.Check{
 		{Name: "database", Run: func(ctx context.Context) error { return db.Reader.PingContext(ctx) }},
 		{Name: "migrations", Run: func(ctx context.Context) error {
