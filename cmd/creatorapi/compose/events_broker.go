@@ -53,21 +53,16 @@ func newPositions(db *sqldb.DB, parts watermill.Partitions, js *watermill.JetStr
 	return p
 }
 
-// runForwarder moves the outbox to JetStream when a broker is set, on one instance at a
-// time (the forwarder's lock): its outbox position is the consumer group
+// newForwarder moves the outbox to JetStream when a broker is set (nil otherwise), on one
+// instance at a time (the forwarder's lock): its outbox position is the consumer group
 // jetstream-forwarder, read without partitions, so the stream keeps the outbox's order.
-func runForwarder(lc fx.Lifecycle, b *watermill.Broker, db *sqldb.DB, sql *watermill.SQLTransport, logger wm.LoggerAdapter) error {
+func newForwarder(b *watermill.Broker, db *sqldb.DB, sql *watermill.SQLTransport, logger wm.LoggerAdapter) (*watermill.Forwarder, error) {
 	if b == nil {
-		return nil
+		return nil, nil
 	}
 	input := func(ctx context.Context) (message.Subscriber, error) {
 		sub, err := sql.Subscribe(ctx, watermill.Part{Consumer: events.Consumer{Name: watermill.ForwarderGroup}, Part: 0, Parts: 1})
 		return sub.Subscriber, err
 	}
-	f, err := watermill.NewForwarder(b, db, input, logger)
-	if err != nil {
-		return err
-	}
-	lc.Append(fx.Hook{OnStart: f.Start, OnStop: f.Stop})
-	return nil
+	return watermill.NewForwarder(b, db, input, logger)
 }
