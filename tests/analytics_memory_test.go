@@ -65,7 +65,7 @@ func TestAnalyticsOnMemoryAdapters(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("summary\n got %+v, %v\nwant %+v", got, err, want)
 	}
-	days, err := query.NewGetDailyHandler(daily, env.Clock).Handle(ctx, window)
+	days, err := query.Reads{Daily: daily, Clock: env.Clock}.GetDaily(ctx, window)
 	wantRevenue := []query.DayRevenue{{Day: day11.AddDate(0, 0, -1), Currency: "usd", Net: 5000}, {Day: day11, Currency: "usd", Net: -1000}}
 	if err != nil || !reflect.DeepEqual(days.Revenue, wantRevenue) || !reflect.DeepEqual(days.Completions, []query.DayCount{{Day: day11, N: 1}}) {
 		t.Fatalf("days: %+v, %v", days, err)
@@ -83,11 +83,11 @@ func TestAnalyticsOnMemoryAdapters(t *testing.T) {
 			last = ev.CreatedAt
 		}
 	}
-	lagging := query.NewGetSummaryHandler(twin, behind{}, env.Clock)
-	if s, err := lagging.Handle(ctx, window); err != nil || !s.AsOf.Equal(last) || last.IsZero() {
+	lagging := query.Reads{ReadModel: twin, Backlog: behind{}, Clock: env.Clock}
+	if s, err := lagging.GetSummary(ctx, window); err != nil || !s.AsOf.Equal(last) || last.IsZero() {
 		t.Fatalf("asOf while behind = %v, %v; want the last event's time %v", s.AsOf, err, last)
 	}
-	if s, err := lagging.Handle(ctx, query.GetSummary{WorkspaceID: "ws_without_events"}); err != nil || !s.AsOf.IsZero() {
+	if s, err := lagging.GetSummary(ctx, query.GetSummary{WorkspaceID: "ws_without_events"}); err != nil || !s.AsOf.IsZero() {
 		t.Fatalf("asOf of a workspace without events = %v, %v; want the zero time", s.AsOf, err)
 	}
 

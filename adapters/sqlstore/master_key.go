@@ -76,18 +76,12 @@ func (s *MasterKeyStore) OpensExisting(ctx context.Context, n int, open func(own
 	return s.secrets.OpensAny(ctx, n, open)
 }
 
-// Resealer opens what the old key sealed and seals it under the new one.
-type Resealer struct {
-	Opens    func(check string) bool // the old key's check test
-	Old, New *secrets.Box            // webhook secret boxes
-	NewCheck string
-}
-
-// Rotation is what a rotation did.
-type Rotation struct {
-	Resealed   int      `json:"resealed"`   // webhook endpoints whose secrets were re-sealed
-	Unreadable []string `json:"unreadable"` // endpoints whose secret the old key could not open either (left as they were)
-}
+// Resealer and Rotation are the master key policy's (adapters/secrets); kept here under
+// their old names for the store's callers.
+type (
+	Resealer = secrets.Resealer
+	Rotation = secrets.Rotation
+)
 
 // Rotate re-seals every webhook signing secret under the new key and replaces the key
 // check, in one transaction: either everything moves to the new key or nothing does.

@@ -24,12 +24,26 @@ type Commands struct {
 // Queries read state.
 type Queries struct {
 	GetSummary platform.Handler[query.GetSummary, query.Summary]
+	GetDaily   platform.Handler[query.GetSummary, query.Daily] // the summary's window day by day (the dashboard's charts)
+	// CheckRebuild refuses a rebuild from an outbox that retention pruned of counted facts.
+	CheckRebuild platform.Handler[query.CheckRebuild, struct{}]
 }
 
-// New wires the use cases to their ports, decorated in the one handler shape.
-func New(rm query.ReadModel, backlog query.Backlog, proj command.Projection, clock platform.Clock, tx platform.Transactor, obs platform.Observer) Application {
+// Deps are the module's ports.
+type Deps struct {
+	command.Deps // Kit and the projection
+	Reads        query.Reads
+}
+
+// New wires the use cases to their ports, each decorated in the one handler shape
+// (transaction for commands, observation, error wrapping).
+func New(d Deps) Application {
 	return Application{
-		Commands: Commands{ApplyEvent: platform.Command("apply event to analytics", tx, obs, command.NewApplyEventHandler(proj, clock).Handle)},
-		Queries:  Queries{GetSummary: platform.Query("get analytics summary", obs, query.NewGetSummaryHandler(rm, backlog, clock).Handle)},
+		Commands: Commands{ApplyEvent: platform.Command("apply event to analytics", d.Tx, d.Observer, d.ApplyEvent)},
+		Queries: Queries{
+			GetSummary:   platform.Query("get analytics summary", d.Observer, d.Reads.GetSummary),
+			GetDaily:     platform.Query("get analytics by day", d.Observer, d.Reads.GetDaily),
+			CheckRebuild: platform.Query("check analytics rebuild", d.Observer, d.Reads.CheckRebuild),
+		},
 	}
 }

@@ -36,27 +36,48 @@ type Access interface {
 	RequireOwner(ctx context.Context, workspaceID string) error
 }
 
-// ListHandler reads one page of the log.
-type ListHandler struct {
-	reader Reader
-	access Access
+// Deps are the module's ports.
+type Deps struct {
+	Reader   Reader
+	Access   Access
+	Observer platform.Observer
 }
 
-// NewListHandler builds the handler.
-func NewListHandler(r Reader, a Access) ListHandler { return ListHandler{reader: r, access: a} }
+// Application groups the module's use cases: it only reads (the other modules write
+// entries through platform.AuditTrail).
+type Application struct {
+	Queries Queries
+}
+
+// Queries read the log.
+type Queries struct {
+	ListEntries platform.Handler[ListEntries, platform.Page[Entry]]
+}
+
+// New wires the use cases to their ports, decorated in the one handler shape.
+func New(d Deps) Application {
+	return Application{Queries: Queries{ListEntries: platform.Query("list audit entries", d.Observer, d.ListEntries)}}
+}
 
 // DefaultPageSize is the page the dashboard shows.
 const DefaultPageSize = 50
 
-// Handle returns Forbidden for developers, NotFound for strangers.
-func (h ListHandler) Handle(ctx context.Context, workspaceID string, req platform.PageRequest) (platform.Page[Entry], error) {
-	if err := h.access.RequireOwner(ctx, workspaceID); err != nil {
+// ListEntries asks for one page of a workspace's log.
+type ListEntries struct {
+	WorkspaceID string
+	Page        platform.PageRequest
+}
+
+// ListEntries returns Forbidden for developers, NotFound for strangers.
+func (d Deps) ListEntries(ctx context.Context, q ListEntries) (platform.Page[Entry], error) {
+	if err := d.Access.RequireOwner(ctx, q.WorkspaceID); err != nil {
 		return platform.Page[Entry]{}, err
 	}
+	req := q.Page
 	if req.Limit <= 0 || req.Limit > 200 {
 		req.Limit = DefaultPageSize
 	}
-	p, err := h.reader.Page(ctx, workspaceID, req)
+	p, err := d.Reader.Page(ctx, q.WorkspaceID, req)
 	if err != nil {
 		return p, fmt.Errorf("audit log: %w", err)
 	}

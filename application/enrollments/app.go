@@ -24,7 +24,7 @@ type Commands struct {
 
 // Queries read state. FindStudentEnrollments, FindEnrollmentOfPair and FirstActivity
 // are the module's published queries: other modules read enrollments only through them
-// (adapted to their own ports in cmd/creatorapi/compose/enrollments_published.go).
+// (adapted to their own ports in adapters/modulelinks/enrollments.go).
 type Queries struct {
 	GetEnrollment          platform.Handler[query.GetEnrollment, query.Enrollment]
 	FindStudentEnrollments platform.Handler[query.FindStudentEnrollments, map[string][]query.Facts]

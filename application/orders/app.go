@@ -21,7 +21,7 @@ type Commands struct {
 }
 
 // Queries read state. FirstActivity is the module's published query (the analytics
-// rebuild guard asks it through cmd/creatorapi/compose/operations.go).
+// rebuild guard, the analytics module's CheckRebuild, asks it).
 type Queries struct {
 	ListOrders    platform.Handler[query.ListOrders, platform.Page[query.Order]]
 	GetOrder      platform.Handler[query.GetOrder, query.Order]

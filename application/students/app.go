@@ -28,7 +28,7 @@ type Queries struct {
 
 // Directory is the module's published surface: what other modules may ask and tell
 // the students module (adapted to their own ports in
-// cmd/creatorapi/compose/students_published.go). It is apart from Application because
+// adapters/modulelinks/students.go). It is apart from Application because
 // the student pages read enrollments while enrollments ask this directory: one value
 // each keeps the graph acyclic.
 type Directory struct {

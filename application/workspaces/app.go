@@ -5,7 +5,6 @@ import (
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/workspaces/command"
 	"github.com/creatorapi/creatorapi/application/workspaces/query"
-	"github.com/creatorapi/creatorapi/domain/workspaces"
 )
 
 // Application groups the module's use cases.
@@ -24,10 +23,11 @@ type Queries struct {
 	GetWorkspace platform.Handler[string, query.Workspace] // by workspace id
 }
 
-// New wires the use cases to their ports, decorated in the one handler shape.
-func New(tx platform.Transactor, repo workspaces.Repository, ids platform.IDs, clock platform.Clock, obs platform.Observer) Application {
+// New wires the use cases to their ports, each decorated in the one handler shape
+// (transaction for commands, observation, error wrapping).
+func New(d command.Deps) Application {
 	return Application{
-		Commands: Commands{CreateWorkspace: platform.Command("create workspace", tx, obs, command.NewCreateWorkspaceHandler(repo, ids, clock).Handle)},
-		Queries:  Queries{GetWorkspace: platform.Query("get workspace", obs, query.NewGetWorkspaceHandler(repo).Handle)},
+		Commands: Commands{CreateWorkspace: platform.Command("create workspace", d.Tx, d.Observer, d.CreateWorkspace)},
+		Queries:  Queries{GetWorkspace: platform.Query("get workspace", d.Observer, query.Reads{Repo: d.Repo}.GetWorkspace)},
 	}
 }

@@ -18,6 +18,7 @@ import (
 type CLI struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	observe        []fx.Option // added to every graph the CLI builds: tests watch it start
 }
 
 const startTimeout = 2 * time.Minute
@@ -28,7 +29,7 @@ func (c *CLI) withModules(fn func(ctx context.Context) error, targets ...any) er
 	if err != nil {
 		return err
 	}
-	app := fx.New(compose.Modules(cfg), fx.Populate(targets...))
+	app := fx.New(append([]fx.Option{compose.Modules(cfg), fx.Populate(targets...)}, c.observe...)...)
 	if err := app.Err(); err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ func (c *CLI) serve(seedDemo bool) error {
 			lc.Append(fx.Hook{OnStart: func(ctx context.Context) error { return c.runDemo(ctx, cfg, d, string(token)) }})
 		}))
 	}
-	app := fx.New(append(opts, compose.Workers(), compose.Listen())...)
+	app := fx.New(append(append(opts, compose.Workers(), compose.Listen()), c.observe...)...)
 	if err := app.Err(); err != nil {
 		return err
 	}

@@ -36,37 +36,42 @@ Configuration comes from CREATORAPI_* environment variables (see README.md).
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
+	return (&CLI{stdout: stdout, stderr: stderr, getenv: os.Getenv}).run(args)
+}
+
+// run runs one command line and returns the process's exit code.
+func (c *CLI) run(args []string) int {
+	stdout, stderr := c.stdout, c.stderr
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	cli := &CLI{stdout: stdout, stderr: stderr, getenv: os.Getenv}
 	var err error
 	switch args[0] {
 	case "serve":
-		err = cli.serve(false)
+		err = c.serve(false)
 	case "demo":
-		err = cli.serve(true)
+		err = c.serve(true)
 	case "migrate":
-		err = cli.migrate()
+		err = c.migrate()
 	case "version":
-		err = cli.version(args[1:])
+		err = c.version(args[1:])
 	case "healthcheck":
-		err = cli.healthcheck(args[1:])
+		err = c.healthcheck(args[1:])
 	case "workspace":
-		err = cli.workspace(args[1:])
+		err = c.workspace(args[1:])
 	case "key":
-		err = cli.key(args[1:])
+		err = c.key(args[1:])
 	case "events":
-		err = cli.events(args[1:])
+		err = c.events(args[1:])
 	case "projections":
-		err = cli.projections(args[1:])
+		err = c.projections(args[1:])
 	case "webhook":
-		err = cli.webhook(args[1:])
+		err = c.webhook(args[1:])
 	case "dashboard":
-		err = cli.dashboard(args[1:])
+		err = c.dashboard(args[1:])
 	case "secret-key":
-		err = cli.secretKey(args[1:])
+		err = c.secretKey(args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

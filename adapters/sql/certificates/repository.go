@@ -1,7 +1,7 @@
 // Package certificates is the certificates module's persistence: it owns the
 // certificates table (docs/architecture.md, "Table ownership"). The completions a
 // certificate requires come from the enrollments module's published query
-// (cmd/creatorapi/compose/enrollments_published.go), never from its tables.
+// (adapters/modulelinks/enrollments.go), never from its tables.
 package certificates
 
 import (

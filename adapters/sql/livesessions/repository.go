@@ -1,7 +1,7 @@
 // Package livesessions is the live sessions module's persistence: it owns the
 // live_sessions and recordings tables (docs/architecture.md, "Table ownership"). The
 // courses the sessions name are checked through the courses module's published query
-// (cmd/creatorapi/compose/courses_published.go), never read here.
+// (adapters/modulelinks/courses.go), never read here.
 package livesessions
 
 import (

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/creatorapi/creatorapi/application/platform"
 )
 
 // DayRevenue is one currency's net revenue (minor units) on one UTC day.
@@ -33,24 +31,13 @@ type DailyReadModel interface {
 	Daily(ctx context.Context, workspaceID string, start, end time.Time) (revenue []DayRevenue, completions []DayCount, err error)
 }
 
-// GetDailyHandler answers the days of a window with the summary's window rules.
-type GetDailyHandler struct {
-	rm    DailyReadModel
-	clock platform.Clock
-}
-
-// NewGetDailyHandler builds the handler.
-func NewGetDailyHandler(rm DailyReadModel, clock platform.Clock) GetDailyHandler {
-	return GetDailyHandler{rm: rm, clock: clock}
-}
-
-// Handle validates the window as GetSummary does and reads its days.
-func (h GetDailyHandler) Handle(ctx context.Context, q GetSummary) (Daily, error) {
-	from, to, err := window(q.From, q.To, h.clock.Now().UTC())
+// GetDaily validates the window as GetSummary does and reads its days, for charts.
+func (r Reads) GetDaily(ctx context.Context, q GetSummary) (Daily, error) {
+	from, to, err := window(q.From, q.To, r.Clock.Now().UTC())
 	if err != nil {
 		return Daily{}, err
 	}
-	rev, done, err := h.rm.Daily(ctx, q.WorkspaceID, from, to.AddDate(0, 0, 1))
+	rev, done, err := r.Daily.Daily(ctx, q.WorkspaceID, from, to.AddDate(0, 0, 1))
 	if err != nil {
 		return Daily{}, fmt.Errorf("analytics by day: %w", err)
 	}

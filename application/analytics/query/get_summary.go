@@ -24,32 +24,29 @@ type GetSummary struct {
 	From, To    string
 }
 
-// GetSummaryHandler handles GetSummary.
-type GetSummaryHandler struct {
-	rm      ReadModel
-	backlog Backlog
-	clock   platform.Clock
+// Reads answers the module's queries from the read model.
+type Reads struct {
+	ReadModel ReadModel
+	Daily     DailyReadModel
+	Backlog   Backlog
+	Clock     platform.Clock
+	Guard     RebuildGuard
 }
 
-// NewGetSummaryHandler builds the handler.
-func NewGetSummaryHandler(rm ReadModel, backlog Backlog, clock platform.Clock) GetSummaryHandler {
-	return GetSummaryHandler{rm: rm, backlog: backlog, clock: clock}
-}
-
-// Handle validates the window and sums the projection's days in it.
-func (h GetSummaryHandler) Handle(ctx context.Context, q GetSummary) (Summary, error) {
-	now := h.clock.Now().UTC()
+// GetSummary validates the window and sums the projection's days in it.
+func (r Reads) GetSummary(ctx context.Context, q GetSummary) (Summary, error) {
+	now := r.Clock.Now().UTC()
 	from, to, err := window(q.From, q.To, now)
 	if err != nil {
 		return Summary{}, err
 	}
 	// Freshness first: the projection only moves forward, so the counts read after it
 	// include at least everything up to asOf.
-	asOf, err := h.asOf(ctx, q.WorkspaceID, now)
+	asOf, err := r.asOf(ctx, q.WorkspaceID, now)
 	if err != nil {
 		return Summary{}, fmt.Errorf("analytics freshness: %w", err)
 	}
-	c, err := h.rm.Counts(ctx, q.WorkspaceID, from, to.AddDate(0, 0, 1))
+	c, err := r.ReadModel.Counts(ctx, q.WorkspaceID, from, to.AddDate(0, 0, 1))
 	if err != nil {
 		return Summary{}, fmt.Errorf("analytics summary: %w", err)
 	}
@@ -71,15 +68,15 @@ func (h GetSummaryHandler) Handle(ctx context.Context, q GetSummary) (Summary, e
 // asOf tells how fresh the workspace's figures are: now when the projection has applied
 // every event recorded so far in the workspace's partition, otherwise the time of the
 // workspace's last event it applied (the zero time if none).
-func (h GetSummaryHandler) asOf(ctx context.Context, workspaceID string, now time.Time) (time.Time, error) {
-	caughtUp, err := h.backlog.CaughtUp(ctx, workspaceID)
+func (r Reads) asOf(ctx context.Context, workspaceID string, now time.Time) (time.Time, error) {
+	caughtUp, err := r.Backlog.CaughtUp(ctx, workspaceID)
 	if err != nil {
 		return time.Time{}, err
 	}
 	if caughtUp {
 		return now, nil
 	}
-	return h.rm.LastEventAt(ctx, workspaceID)
+	return r.ReadModel.LastEventAt(ctx, workspaceID)
 }
 
 // Rate is part/whole rounded half away from zero to 4 decimals, 0 when whole is 0.

@@ -21,19 +21,14 @@ func View(w *workspaces.Workspace) Workspace {
 	return Workspace{ID: w.ID, Name: w.Name, OwnerEmail: w.OwnerEmail, CreatedAt: w.CreatedAt}
 }
 
-// GetWorkspaceHandler fetches one workspace.
-type GetWorkspaceHandler struct {
-	repo workspaces.Repository
+// Reads answers the module's own queries.
+type Reads struct {
+	Repo workspaces.Repository
 }
 
-// NewGetWorkspaceHandler builds the handler.
-func NewGetWorkspaceHandler(repo workspaces.Repository) GetWorkspaceHandler {
-	return GetWorkspaceHandler{repo: repo}
-}
-
-// Handle returns NotFound when id is unknown.
-func (h GetWorkspaceHandler) Handle(ctx context.Context, id string) (Workspace, error) {
-	w, err := h.repo.Get(ctx, id)
+// GetWorkspace returns NotFound when id is unknown.
+func (r Reads) GetWorkspace(ctx context.Context, id string) (Workspace, error) {
+	w, err := r.Repo.Get(ctx, id)
 	if err != nil {
 		return Workspace{}, err
 	}

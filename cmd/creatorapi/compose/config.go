@@ -119,7 +119,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if cfg.Pprof, err = strconv.ParseBool(get("CREATORAPI_PPROF", "false")); err != nil {
 		return Config{}, fmt.Errorf("CREATORAPI_PPROF: %w", err)
 	}
-	if cfg.PublicURL, err = publicURL(get("CREATORAPI_PUBLIC_URL", ""), cfg.HTTPAddr); err != nil {
+	if cfg.PublicURL, err = web.PublicURL(get("CREATORAPI_PUBLIC_URL", ""), cfg.HTTPAddr); err != nil {
 		return Config{}, err
 	}
 	if cfg.ShutdownGrace, err = time.ParseDuration(get("CREATORAPI_SHUTDOWN_GRACE", "25s")); err != nil || cfg.ShutdownGrace <= 0 {
@@ -128,7 +128,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if cfg.ShutdownDelay, err = time.ParseDuration(get("CREATORAPI_SHUTDOWN_DELAY", "0s")); err != nil || cfg.ShutdownDelay < 0 || cfg.ShutdownDelay >= cfg.ShutdownGrace {
 		return Config{}, fmt.Errorf("CREATORAPI_SHUTDOWN_DELAY must be a duration such as 5s, shorter than CREATORAPI_SHUTDOWN_GRACE")
 	}
-	if cfg.HTTPLimits, err = loadHTTPLimits(get); err != nil {
+	if cfg.HTTPLimits, err = web.LoadLimits(get); err != nil {
 		return Config{}, err
 	}
 	switch cfg.RateLimitStore {

@@ -16,7 +16,7 @@ import (
 // Courses wires the course catalogue. Its adapters are provided as the module's ports
 // (fx.As), so a test swaps any of them with one fx.Replace (tests/testenv: Memory).
 // Other modules read courses through the Application's published queries
-// (courses_published.go), never through these ports or the course tables.
+// (adapters/modulelinks), never through these ports or the course tables.
 func Courses() fx.Option {
 	return fx.Module("courses",
 		fx.Provide(

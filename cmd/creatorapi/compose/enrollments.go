@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"github.com/creatorapi/creatorapi/adapters/modulelinks"
 	"go.uber.org/fx"
 
 	sqlenrollments "github.com/creatorapi/creatorapi/adapters/sql/enrollments"
@@ -17,9 +18,9 @@ import (
 // Enrollments wires enrollments and lesson progress. Its adapters are provided as the
 // module's ports (fx.As), so a test swaps any of them with one fx.Replace (tests/testenv:
 // MemoryEnrollments). The students module's Directory is the student directory
-// (students_published.go); the courses module's published queries are the catalogue.
+// (adapters/modulelinks); the courses module's published queries are the catalogue.
 // Other modules read enrollments through the Application's published queries
-// (enrollments_published.go).
+// (adapters/modulelinks).
 func Enrollments() fx.Option {
 	return fx.Module("enrollments",
 		fx.Provide(
@@ -27,9 +28,9 @@ func Enrollments() fx.Option {
 			fx.Annotate(sqlenrollments.NewProgress, fx.As(new(domainenrollments.ProgressRepository))),
 			fx.Annotate(sqlenrollments.NewReads, fx.As(new(query.ReadModel)), fx.As(new(query.Published))),
 			func(kit platform.Kit, repo domainenrollments.Repository, progress domainenrollments.ProgressRepository,
-				rm query.ReadModel, published query.Published, st studentDirectory, crs courses.Application) enrollments.Application {
+				rm query.ReadModel, published query.Published, st modulelinks.StudentDirectory, crs courses.Application) enrollments.Application {
 				return enrollments.New(command.Deps{Kit: kit, Repo: repo, Progress: progress, Students: st,
-					Catalog: enrollmentCatalog{app: crs}}, rm, published)
+					Catalog: modulelinks.EnrollmentCatalog{App: crs}}, rm, published)
 			},
 			apiEndpoints(v1.EnrollmentEndpoints),
 			operatorRoutes(operator.EnrollmentRoutes),

@@ -1,12 +1,9 @@
 package compose
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"slices"
-	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
 	"go.uber.org/fx"
@@ -21,12 +18,9 @@ import (
 	"github.com/creatorapi/creatorapi/application/platform"
 )
 
-// retentionEvery is how often consumed outbox rows are pruned.
-const retentionEvery = 10 * time.Minute
-
 // Events provides the event stream's consumers side: the router over every consumer of
 // the event_consumers group, the ledger of processed and parked events, and retention.
-// Nothing runs until Workers is part of the app (serve, demo and component tests).
+// Nothing runs until Workers is part of the app (workers.go).
 func Events() fx.Option {
 	return fx.Module("events",
 		fx.Provide(
@@ -43,6 +37,7 @@ func Events() fx.Option {
 			newJetStreamTransport,
 			newEventTransport,
 			newEventRouter,
+			newForwarder,
 			func(db *sqldb.DB, c platform.Clock, cfg Config, parts eventbus.Partitions) *outbox.Retention {
 				return outbox.NewRetention(db, c, cfg.EventsRetention, parts)
 			},
@@ -86,56 +81,6 @@ type routerParams struct {
 func newEventRouter(p routerParams) (*router.Router, error) {
 	groups := slices.DeleteFunc(slices.Clone(p.Consumers), func(c events.Consumer) bool { return c.Inline })
 	return router.New(p.DB, p.Ledger, p.Transport, groups, p.Partitions, p.Config, p.Logger, instanceName(p.Wakeup))
-}
-
-// Workers runs the background side: the event router (draining on stop), the
-// PostgreSQL LISTEN connection that wakes it when other instances commit, retention, and
-// the webhook dispatcher, notifier and pruning. One-shot CLI commands start none of them.
-func Workers() fx.Option {
-	return fx.Options(
-		fx.Invoke(warnAboutMaintenance),
-		// Before the router, so that on stop the router drains first: on SQLite the
-		// dispatcher's last run needs the single writer a draining consumer may hold.
-		fx.Invoke(runWebhookWorkers),
-		fx.Invoke(pruneSignIns),
-		fx.Invoke(watchMasterKey),
-		fx.Invoke(retireInlineGroups),
-		fx.Invoke(func(lc fx.Lifecycle, cfg Config, db *sqldb.DB, r *router.Router, w *wakeup.Wakeup, ret *outbox.Retention, wl watermill.LoggerAdapter, logger *slog.Logger) {
-			if db.Dialect == sqldb.Postgres {
-				l := wakeup.NewListener(db.Writer.DB, w, wl)
-				lc.Append(fx.Hook{OnStart: l.Start, OnStop: l.Stop})
-			}
-			// Retention first, so that it stops after the router: on SQLite a retention run
-			// waiting for the writer must not hold up the router's drain.
-			runEvery(lc, retentionEvery, func(ctx context.Context) {
-				if n, err := ret.Run(ctx); err != nil {
-					logger.Warn("events retention", "error", err)
-				} else if n > 0 {
-					logger.Info("events retention", "deleted", n)
-				}
-			})
-			lc.Append(fx.Hook{OnStart: r.Start, OnStop: r.Stop})
-		}),
-		fx.Invoke(runForwarder),
-	)
-}
-
-// retireInlineGroups applies, before the router starts, what the consumer group of an
-// inline consumer left unconsumed when an upgrade made it inline (the webhook fan-out),
-// and forgets the group (Ledger.Retire).
-func retireInlineGroups(lc fx.Lifecycle, l *router.Ledger, p consumersParams, logger *slog.Logger) {
-	lc.Append(fx.Hook{OnStart: func(ctx context.Context) error {
-		for _, c := range inline(p.Consumers) {
-			n, err := l.Retire(ctx, c)
-			if err != nil {
-				return err
-			}
-			if n > 0 {
-				logger.Info("events: retired the consumer group of an inline consumer", "consumer", c.Name, "applied", n)
-			}
-		}
-		return nil
-	}})
 }
 
 // instanceName names this process in the lease table: host and pid for operators, and

@@ -56,21 +56,16 @@ func newPositions(db *sqldb.DB, parts eventbus.Partitions, js *natstransport.Jet
 	return p
 }
 
-// runForwarder moves the outbox to JetStream when a broker is set, on one instance at a
-// time (the forwarder's lock): its outbox position is the consumer group
+// newForwarder moves the outbox to JetStream when a broker is set (nil otherwise), on one
+// instance at a time (the forwarder's lock): its outbox position is the consumer group
 // jetstream-forwarder, read without partitions, so the stream keeps the outbox's order.
-func runForwarder(lc fx.Lifecycle, b *natstransport.Broker, db *sqldb.DB, sql *sqltransport.Transport, logger watermill.LoggerAdapter) error {
+func newForwarder(b *natstransport.Broker, db *sqldb.DB, sql *sqltransport.Transport, logger watermill.LoggerAdapter) (*natstransport.Forwarder, error) {
 	if b == nil {
-		return nil
+		return nil, nil
 	}
 	input := func(ctx context.Context) (message.Subscriber, error) {
 		sub, err := sql.Subscribe(ctx, eventbus.Part{Consumer: events.Consumer{Name: eventbus.ForwarderGroup}, Part: 0, Parts: 1})
 		return sub.Subscriber, err
 	}
-	f, err := natstransport.NewForwarder(b, db, input, logger)
-	if err != nil {
-		return err
-	}
-	lc.Append(fx.Hook{OnStart: f.Start, OnStop: f.Stop})
-	return nil
+	return natstransport.NewForwarder(b, db, input, logger)
 }

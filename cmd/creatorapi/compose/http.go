@@ -1,11 +1,7 @@
 package compose
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"log/slog"
-	"net"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/pprof"
@@ -129,36 +125,4 @@ func newAdminToken(cfg Config) (AdminToken, error) {
 	}
 	t, err := secrets.LoadOrCreateToken(cfg.DataDir, "admin.token")
 	return AdminToken(t), err
-}
-
-// Listen binds both listeners on start (failing fast when an address is taken) and
-// drains them on stop.
-func Listen() fx.Option {
-	return fx.Invoke(func(lc fx.Lifecycle, cfg Config, pub PublicApp, op OperatorApp, ready *web.Readiness, logger *slog.Logger, sd fx.Shutdowner) {
-		serve := func(name, addr string, app *fiber.App) fx.Hook {
-			var ln *drainListener
-			return fx.Hook{
-				OnStart: func(context.Context) error {
-					l, err := net.Listen("tcp", addr)
-					if err != nil {
-						return fmt.Errorf("%s listener on %s: %w", name, addr, err)
-					}
-					ln = newDrainListener(l)
-					logger.Info("listening", "listener", name, "addr", ln.Addr().String())
-					app.Server().CloseOnShutdown = true // responses while draining say Connection: close
-					go func() {
-						if err := web.Serve(app, ln, cfg.HTTPLimits); err != nil && !errors.Is(err, net.ErrClosed) {
-							logger.Error("listener stopped", "listener", name, "error", err)
-							_ = sd.Shutdown(fx.ExitCode(1))
-						}
-					}()
-					return nil
-				},
-				OnStop: func(ctx context.Context) error { return ln.shutdown(ctx, app) },
-			}
-		}
-		lc.Append(serve("public", cfg.HTTPAddr, pub.App))
-		lc.Append(serve("operator", cfg.AdminAddr, op.App))
-		lc.Append(drainFirst(cfg, ready, logger)) // last appended, first to run on stop
-	})
 }

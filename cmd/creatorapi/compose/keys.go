@@ -1,10 +1,6 @@
 package compose
 
 import (
-	"context"
-	"log/slog"
-	"time"
-
 	"go.uber.org/fx"
 
 	sqlkeys "github.com/creatorapi/creatorapi/adapters/sql/keys"
@@ -16,13 +12,10 @@ import (
 	"github.com/creatorapi/creatorapi/ports/http/operator"
 )
 
-// keyUsageFlushEvery bounds how stale a key's lastUsedAt can be in storage.
-const keyUsageFlushEvery = 10 * time.Second
-
 // Keys wires API keys: issuing, revoking, authenticating. Its adapters are provided as
 // the module's ports (fx.As), so a test swaps them with one fx.Replace (tests/testenv:
 // MemoryKeys). Uses are buffered in memory (query.UsageBuffer) and flushed to the
-// usage store periodically.
+// usage store periodically (workers.go).
 func Keys() fx.Option {
 	return fx.Module("keys",
 		fx.Provide(
@@ -38,45 +31,5 @@ func Keys() fx.Option {
 			},
 			operatorRoutes(operator.KeyRoutes),
 		),
-		fx.Invoke(flushKeyUsage),
 	)
-}
-
-// flushKeyUsage writes last-use times and request counts periodically and once more on stop.
-func flushKeyUsage(lc fx.Lifecycle, usage *query.UsageBuffer, logger *slog.Logger) {
-	runEvery(lc, keyUsageFlushEvery, func(ctx context.Context) {
-		if err := usage.Flush(ctx); err != nil {
-			logger.Warn("flush key usage", "error", err)
-		}
-	})
-}
-
-// runEvery runs fn on a ticker between start and stop, and once more while stopping.
-func runEvery(lc fx.Lifecycle, every time.Duration, fn func(ctx context.Context)) {
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	lc.Append(fx.Hook{
-		OnStart: func(context.Context) error {
-			go func() {
-				defer close(done)
-				t := time.NewTicker(every)
-				defer t.Stop()
-				for {
-					select {
-					case <-stop:
-						return
-					case <-t.C:
-						fn(context.Background())
-					}
-				}
-			}()
-			return nil
-		},
-		OnStop: func(ctx context.Context) error {
-			close(stop)
-			<-done
-			fn(ctx)
-			return nil
-		},
-	})
 }

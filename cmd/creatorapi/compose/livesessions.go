@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"github.com/creatorapi/creatorapi/adapters/modulelinks"
 	"go.uber.org/fx"
 
 	sqllivesessions "github.com/creatorapi/creatorapi/adapters/sql/livesessions"
@@ -15,7 +16,7 @@ import (
 // LiveSessions wires live sessions and their recordings. Its adapters are provided as
 // the module's ports (fx.As), so a test swaps them with one fx.Replace (tests/testenv:
 // MemoryLiveSessions). Courses are checked through the courses module's published
-// queries (courses_published.go).
+// queries (adapters/modulelinks).
 func LiveSessions() fx.Option {
 	return fx.Module("livesessions",
 		fx.Provide(
@@ -24,7 +25,7 @@ func LiveSessions() fx.Option {
 			func(kit platform.Kit, repo domainlivesessions.Repository, recordings domainlivesessions.Recordings,
 				ws platform.WorkspaceDirectory, crs courses.Application) livesessions.Application {
 				return livesessions.New(command.Deps{
-					Kit: kit, Sessions: repo, Recordings: recordings, Courses: sessionCourses{app: crs}, Workspaces: ws,
+					Kit: kit, Sessions: repo, Recordings: recordings, Courses: modulelinks.SessionCourses{App: crs}, Workspaces: ws,
 				})
 			},
 			operatorRoutes(operator.LiveSessionRoutes),

@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"github.com/creatorapi/creatorapi/adapters/modulelinks"
 	"go.uber.org/fx"
 
 	sqlorders "github.com/creatorapi/creatorapi/adapters/sql/orders"
@@ -19,19 +20,18 @@ import (
 // Orders wires paid orders and refunds. Its adapters are provided as the module's ports
 // (fx.As), so a test swaps any of them with one fx.Replace (tests/testenv: MemoryOrders).
 // Students, courses and entitlements come from those modules' published surfaces
-// (students_published.go, courses_published.go, enrollments_published.go: the
-// enrollments commands join the order's transaction and emit their own events). The
-// analytics rebuild guard asks the Application's FirstActivity (operations.go).
+// (adapters/modulelinks: the enrollments commands join the order's transaction and emit
+// their own events). The analytics rebuild guard asks the Application's FirstActivity.
 func Orders() fx.Option {
 	return fx.Module("orders",
 		fx.Provide(
 			fx.Annotate(sqlorders.NewRepository, fx.As(new(domainorders.Repository))),
 			fx.Annotate(sqlorders.NewReads, fx.As(new(query.ReadModel)), fx.As(new(query.Published))),
 			func(kit platform.Kit, repo domainorders.Repository, rm query.ReadModel, published query.Published,
-				ws platform.WorkspaceDirectory, st studentDirectory, crs courses.Application, enr enrollments.Application) orders.Application {
+				ws platform.WorkspaceDirectory, st modulelinks.StudentDirectory, crs courses.Application, enr enrollments.Application) orders.Application {
 				return orders.New(command.Deps{
-					Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws, Students: st, Courses: orderCatalog{app: crs},
-					Entitlements: orderEntitlements{app: enr},
+					Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws, Students: st, Courses: modulelinks.OrderCatalog{App: crs},
+					Entitlements: modulelinks.OrderEntitlements{App: enr},
 				}, published)
 			},
 			apiEndpoints(v1.OrderEndpoints),

@@ -31,8 +31,8 @@ func Platform() fx.Option {
 			func(c platform.Clock) platform.IDs { return ids.NewULIDs(c) },
 			func(l *slog.Logger) watermill.LoggerAdapter { return watermill.NewSlogLogger(l) },
 			sqlstore.NewMasterKeyStore,
+			newKeyPolicy,
 			newMasterKey,
-			newKeyCheck,
 			func(l *slog.Logger, r *prometheus.Registry) (platform.Observer, error) {
 				return observe.NewUseCases(l, r)
 			},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/fx"
@@ -63,24 +62,4 @@ func registerBuildInfo(registry *prometheus.Registry) error {
 	})
 	g.Set(1)
 	return registry.Register(g)
-}
-
-// drainFirst runs first on stop (append it after the listeners): /readyz answers 503
-// at once, and the listeners keep serving for CREATORAPI_SHUTDOWN_DELAY so that a load
-// balancer sees it and stops sending before they close.
-func drainFirst(cfg Config, ready *web.Readiness, logger *slog.Logger) fx.Hook {
-	return fx.Hook{OnStop: func(ctx context.Context) error {
-		ready.Drain()
-		logger.Info("draining", "delay", cfg.ShutdownDelay.String(), "grace", cfg.ShutdownGrace.String())
-		if cfg.ShutdownDelay <= 0 {
-			return nil
-		}
-		t := time.NewTimer(cfg.ShutdownDelay)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-		}
-		return nil
-	}}
 }

@@ -2,8 +2,6 @@ package compose
 
 import (
 	"context"
-	"log/slog"
-	"time"
 
 	"go.uber.org/fx"
 
@@ -13,12 +11,8 @@ import (
 	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
 )
 
-// rateLimitSweepEvery is how often ended windows are forgotten; rows live at most a
-// day and this long.
-const rateLimitSweepEvery = 10 * time.Minute
-
 // RateLimits wires the quotas of the public API: the counting store chosen by
-// CREATORAPI_RATE_LIMIT_STORE, the limiter, its two guards and the sweeper.
+// CREATORAPI_RATE_LIMIT_STORE, the limiter, and its two guards (the sweeper runs with the workers).
 func RateLimits() fx.Option {
 	return fx.Module("ratelimit",
 		fx.Provide(
@@ -28,7 +22,6 @@ func RateLimits() fx.Option {
 			fx.Annotate(v1.FailedAuthRateLimit, fx.ResultTags(`group:"api_pre_auth"`)),
 			fx.Annotate(v1.KeyRateLimit, fx.ResultTags(`group:"api_guards"`)),
 		),
-		fx.Invoke(sweepRateLimits),
 	)
 }
 
@@ -59,12 +52,4 @@ func newRateCounter(lc fx.Lifecycle, cfg Config, db *sqldb.DB) (ratelimit.Counte
 		return ratestore.NewDatabase(db), nil
 	}
 	return ratestore.NewMemory(), nil
-}
-
-func sweepRateLimits(lc fx.Lifecycle, l *ratelimit.Limiter, logger *slog.Logger) {
-	runEvery(lc, rateLimitSweepEvery, func(ctx context.Context) {
-		if _, err := l.Sweep(ctx); err != nil {
-			logger.Warn("sweep rate limits", "error", err)
-		}
-	})
 }

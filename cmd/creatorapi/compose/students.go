@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"github.com/creatorapi/creatorapi/adapters/modulelinks"
 	"go.uber.org/fx"
 
 	sqlstudents "github.com/creatorapi/creatorapi/adapters/sql/students"
@@ -18,9 +19,8 @@ import (
 // Students wires a workspace's students. Its adapters are provided as the module's
 // ports (fx.As), so a test swaps any of them with one fx.Replace (tests/testenv:
 // MemoryStudents). A student's page embeds its enrollments: the enrollments and courses
-// modules' published queries make its History (courses_published.go,
-// enrollments_published.go). Other modules reach students through the Directory
-// (students_published.go), never through these ports or the students table.
+// modules' published queries make its History (adapters/modulelinks). Other modules reach students through the Directory
+// (adapters/modulelinks), never through these ports or the students table.
 func Students() fx.Option {
 	return fx.Module("students",
 		fx.Provide(
@@ -29,13 +29,13 @@ func Students() fx.Option {
 			func(kit platform.Kit, repo domainstudents.Repository, rm query.ReadModel, ws platform.WorkspaceDirectory,
 				crs courses.Application, ens enrollments.Application) students.Application {
 				return students.New(command.Deps{Kit: kit, Repo: repo, ReadModel: rm, Workspaces: ws, History: query.History{
-					Enrollments: studentEnrollmentHistory{app: ens}, Lessons: studentCourseLessons{app: crs},
+					Enrollments: modulelinks.StudentEnrollmentHistory{App: ens}, Lessons: modulelinks.StudentCourseLessons{App: crs},
 				}})
 			},
 			func(kit platform.Kit, repo domainstudents.Repository, published query.Published) students.Directory {
 				return students.NewDirectory(command.Deps{Kit: kit, Repo: repo}, published)
 			},
-			func(d students.Directory) studentDirectory { return studentDirectory{dir: d} },
+			func(d students.Directory) modulelinks.StudentDirectory { return modulelinks.StudentDirectory{Dir: d} },
 			apiEndpoints(v1.StudentEndpoints),
 			operatorRoutes(operator.StudentRoutes),
 		),

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/modulelinks"
+
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/mail"
@@ -27,8 +29,6 @@ const (
 	webhookLease        = 30 * time.Second // > 10 s timeout + 5 s margin; a crash delays its claimed deliveries this long
 	webhookRetention    = 30 * 24 * time.Hour
 	webhookMaxRetryWait = 24 * time.Hour // cap on a 429's Retry-After
-	webhookNoticesEvery = 10 * time.Second
-	webhookPruneEvery   = time.Hour
 )
 
 // WebhookDispatching says whether the dispatcher, notifier and pruning run in the
@@ -66,9 +66,9 @@ func Webhooks() fx.Option {
 			func(cfg Config, d WebhookDispatching) *adapterwebhooks.Sender {
 				return adapterwebhooks.NewSender(adapterwebhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivate}, d.Limits.PerEndpoint)
 			},
-			func(a webhooks.Application, s *adapterwebhooks.Sender, c platform.Clock, l *slog.Logger, d WebhookDispatching, sig *adapterwebhooks.Signal, k KeyCheck) *adapterwebhooks.Dispatcher {
+			func(a webhooks.Application, s *adapterwebhooks.Sender, c platform.Clock, l *slog.Logger, d WebhookDispatching, sig *adapterwebhooks.Signal, p secrets.Policy, k secrets.MasterKey) *adapterwebhooks.Dispatcher {
 				disp := adapterwebhooks.NewDispatcher(a, s, c, l, d.Limits, sig)
-				disp.VerifyKeyWith(k)
+				disp.VerifyKeyWith(func(ctx context.Context) error { return p.StillOpens(ctx, k) })
 				return disp
 			},
 			operatorRoutes(operator.WebhookRoutes),
@@ -101,7 +101,7 @@ func newWebhooksApp(p webhooksParams) webhooks.Application {
 	return webhooks.New(webhooks.Deps{
 		Deps: command.Deps{
 			Tx: p.Tx, Subs: p.Subs, Deliveries: p.Deliveries, Dispatch: p.Dispatch, Notices: p.Notices,
-			Retention: p.Retention, Workspaces: workspaceOwners{p.Workspaces}, Mailer: p.Mailer, Waker: adapterwebhooks.CommitWaker{Signal: p.Signal},
+			Retention: p.Retention, Workspaces: modulelinks.WorkspaceOwners{Dir: p.Workspaces}, Mailer: p.Mailer, Waker: adapterwebhooks.CommitWaker{Signal: p.Signal},
 			Handoff: adapterwebhooks.CommitWaker{Signal: p.Signal}, Audit: p.Audit,
 			IDs: p.IDs, Clock: p.Clock, Observer: p.Observer,
 			Settings: command.Settings{
@@ -124,32 +124,4 @@ func newMailer(cfg Config, logger *slog.Logger) (command.Mailer, error) {
 		return mail.NewFiles(cfg.DataDir, logger), nil
 	}
 	return mail.NewSMTP(cfg.SMTPURL)
-}
-
-// runWebhookWorkers runs the dispatcher loop, the notifier and pruning between start and stop.
-func runWebhookWorkers(lc fx.Lifecycle, d WebhookDispatching, disp *adapterwebhooks.Dispatcher, a webhooks.Application, logger *slog.Logger) {
-	if !d.Background {
-		return
-	}
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	lc.Append(fx.Hook{
-		OnStart: func(context.Context) error {
-			go func() { defer close(done); disp.Run(stop) }()
-			return nil
-		},
-		OnStop: func(context.Context) error { close(stop); <-done; return nil },
-	})
-	runEvery(lc, webhookNoticesEvery, func(ctx context.Context) {
-		if _, err := a.Commands.SendNotices.Handle(ctx); err != nil {
-			logger.Warn("send webhook notices", "error", err)
-		}
-	})
-	runEvery(lc, webhookPruneEvery, func(ctx context.Context) {
-		if n, err := a.Commands.PruneLog.Handle(ctx); err != nil {
-			logger.Warn("prune webhook log", "error", err)
-		} else if n > 0 {
-			logger.Info("pruned webhook log", "rows", n)
-		}
-	})
 }

@@ -6,6 +6,7 @@ import (
 	sqlworkspaces "github.com/creatorapi/creatorapi/adapters/sql/workspaces"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/workspaces"
+	"github.com/creatorapi/creatorapi/application/workspaces/command"
 	"github.com/creatorapi/creatorapi/application/workspaces/query"
 	domainworkspaces "github.com/creatorapi/creatorapi/domain/workspaces"
 	"github.com/creatorapi/creatorapi/ports/http/operator"
@@ -13,15 +14,15 @@ import (
 
 // Workspaces wires the tenant module. Its store is provided as the module's two ports
 // (fx.As); other modules read workspaces only through query.Directory, adapted to their
-// own ports in workspaces_published.go.
+// own ports in adapters/modulelinks.
 func Workspaces() fx.Option {
 	return fx.Module("workspaces",
 		fx.Provide(
 			fx.Annotate(sqlworkspaces.NewStore, fx.As(new(domainworkspaces.Repository)), fx.As(new(query.Directory))),
 			// Workspaces are never deleted: a yes is remembered (sqlworkspaces.Known).
 			func(d query.Directory) platform.WorkspaceDirectory { return sqlworkspaces.Remember(d) },
-			func(tx platform.Transactor, repo domainworkspaces.Repository, i platform.IDs, c platform.Clock, obs platform.Observer) workspaces.Application {
-				return workspaces.New(tx, repo, i, c, obs)
+			func(kit platform.Kit, repo domainworkspaces.Repository) workspaces.Application {
+				return workspaces.New(command.Deps{Kit: kit, Repo: repo})
 			},
 			operatorRoutes(operator.WorkspaceRoutes),
 		),

@@ -30,10 +30,10 @@ type Deps struct {
 	PublicURL string // CREATORAPI_PUBLIC_URL; https makes cookies Secure and __Host- prefixed
 	Members   members.Application
 	Keys      keys.Application
-	Audit     audit.ListHandler
+	Audit     audit.Application
 	Webhooks  webhooks.Application
 	Summary   platform.Handler[analyticsquery.GetSummary, analyticsquery.Summary] // the overview's analytics (nil: not shown)
-	Daily     analyticsquery.GetDailyHandler
+	Daily     platform.Handler[analyticsquery.GetSummary, analyticsquery.Daily]
 	// RequestHeaders rebuilds the headers an attempt at at sent (the signer is an adapter).
 	RequestHeaders func(ctx context.Context, workspaceID string, d *domainwebhooks.Delivery, at time.Time) (http.Header, error)
 	Clock          platform.Clock

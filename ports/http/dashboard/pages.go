@@ -87,7 +87,7 @@ type auditData struct {
 
 func (h *Dashboard) auditPage(c *fiber.Ctx) error {
 	req := platform.PageRequest{Limit: audit.DefaultPageSize, After: parsePosition(c.Query("before"))}
-	p, err := h.d.Audit.Handle(c.UserContext(), membershipOf(c).WorkspaceID, req)
+	p, err := h.d.Audit.Queries.ListEntries.Handle(c.UserContext(), audit.ListEntries{WorkspaceID: membershipOf(c).WorkspaceID, Page: req})
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package compose
+package modulelinks
 
 import (
 	"context"
@@ -12,12 +12,12 @@ import (
 // The workspaces module's published directory, adapted to the small port each consumer
 // declares. Nobody else reads the workspaces table.
 
-// memberWorkspaces answers members.Workspaces: names and founders.
-type memberWorkspaces struct{ dir query.Directory }
+// MemberWorkspaces answers members.Workspaces: names and founders.
+type MemberWorkspaces struct{ Dir query.Directory }
 
 // Find returns the workspaces among ids.
-func (m memberWorkspaces) Find(ctx context.Context, ids []string) (map[string]members.Workspace, error) {
-	found, err := m.dir.Find(ctx, ids)
+func (m MemberWorkspaces) Find(ctx context.Context, ids []string) (map[string]members.Workspace, error) {
+	found, err := m.Dir.Find(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -29,8 +29,8 @@ func (m memberWorkspaces) Find(ctx context.Context, ids []string) (map[string]me
 }
 
 // FoundedBy lists the workspaces email founded.
-func (m memberWorkspaces) FoundedBy(ctx context.Context, email string) ([]members.Workspace, error) {
-	found, err := m.dir.FoundedBy(ctx, email)
+func (m MemberWorkspaces) FoundedBy(ctx context.Context, email string) ([]members.Workspace, error) {
+	found, err := m.Dir.FoundedBy(ctx, email)
 	if err != nil {
 		return nil, err
 	}
@@ -41,17 +41,17 @@ func (m memberWorkspaces) FoundedBy(ctx context.Context, email string) ([]member
 	return out, nil
 }
 
-// workspaceOwners answers webhookcmd.Workspaces: whom to tell about a failing endpoint.
-type workspaceOwners struct{ dir query.Directory }
+// WorkspaceOwners answers webhookcmd.Workspaces: whom to tell about a failing endpoint.
+type WorkspaceOwners struct{ Dir query.Directory }
 
 // Exists tells whether the workspace exists.
-func (o workspaceOwners) Exists(ctx context.Context, id string) (bool, error) {
-	return o.dir.Exists(ctx, id)
+func (o WorkspaceOwners) Exists(ctx context.Context, id string) (bool, error) {
+	return o.Dir.Exists(ctx, id)
 }
 
 // OwnerEmail returns the founder's address, or NotFound.
-func (o workspaceOwners) OwnerEmail(ctx context.Context, id string) (string, error) {
-	found, err := o.dir.Find(ctx, []string{id})
+func (o WorkspaceOwners) OwnerEmail(ctx context.Context, id string) (string, error) {
+	found, err := o.Dir.Find(ctx, []string{id})
 	if err != nil {
 		return "", err
 	}
@@ -63,6 +63,6 @@ func (o workspaceOwners) OwnerEmail(ctx context.Context, id string) (string, err
 }
 
 var (
-	_ members.Workspaces    = memberWorkspaces{}
-	_ webhookcmd.Workspaces = workspaceOwners{}
+	_ members.Workspaces    = MemberWorkspaces{}
+	_ webhookcmd.Workspaces = WorkspaceOwners{}
 )

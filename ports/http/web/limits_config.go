@@ -1,17 +1,15 @@
-package compose
+package web
 
 import (
 	"fmt"
 	"strconv"
 	"time"
-
-	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
-// loadHTTPLimits reads the listeners' resource bounds (CREATORAPI_HTTP_*); every one
-// has a safe default (web.DefaultLimits).
-func loadHTTPLimits(get func(name, def string) string) (web.Limits, error) {
-	l := web.DefaultLimits()
+// LoadLimits reads the listeners' resource bounds (CREATORAPI_HTTP_*); every one
+// has a safe default (DefaultLimits).
+func LoadLimits(get func(name, def string) string) (Limits, error) {
+	l := DefaultLimits()
 	ints := []struct {
 		name string
 		dst  *int

@@ -1,4 +1,4 @@
-package compose
+package web
 
 import (
 	"fmt"
@@ -7,9 +7,9 @@ import (
 	"strings"
 )
 
-// publicURL validates CREATORAPI_PUBLIC_URL (an http or https origin, optionally with a
+// PublicURL validates CREATORAPI_PUBLIC_URL (an http or https origin, optionally with a
 // path) or derives http://localhost:<port> from the public listener's address.
-func publicURL(raw, httpAddr string) (string, error) {
+func PublicURL(raw, httpAddr string) (string, error) {
 	if raw == "" {
 		_, port, err := net.SplitHostPort(httpAddr)
 		if err != nil || port == "" {

@@ -1,4 +1,4 @@
-package compose
+package modulelinks
 
 import (
 	"context"
@@ -16,24 +16,24 @@ import (
 // port each consumer declares in its own application package. Nobody else names the
 // students table.
 
-// studentDirectory answers the StudentDirectory ports of enrollments, orders and
+// StudentDirectory answers the StudentDirectory ports of enrollments, orders and
 // certificates (all ask Exists; enrollments also Touch).
-type studentDirectory struct{ dir students.Directory }
+type StudentDirectory struct{ Dir students.Directory }
 
 // Exists tells whether a live student of the workspace has this id.
-func (d studentDirectory) Exists(ctx context.Context, workspaceID, studentID string) (bool, error) {
-	return d.dir.StudentExists.Handle(ctx, query.StudentExists{WorkspaceID: workspaceID, StudentID: studentID})
+func (d StudentDirectory) Exists(ctx context.Context, workspaceID, studentID string) (bool, error) {
+	return d.Dir.StudentExists.Handle(ctx, query.StudentExists{WorkspaceID: workspaceID, StudentID: studentID})
 }
 
 // Touch moves the student's updatedAt forward to at: its enrollments changed.
-func (d studentDirectory) Touch(ctx context.Context, workspaceID, studentID string, at time.Time) error {
-	_, err := d.dir.TouchStudent.Handle(ctx, command.TouchStudent{WorkspaceID: workspaceID, StudentID: studentID, At: at})
+func (d StudentDirectory) Touch(ctx context.Context, workspaceID, studentID string, at time.Time) error {
+	_, err := d.Dir.TouchStudent.Handle(ctx, command.TouchStudent{WorkspaceID: workspaceID, StudentID: studentID, At: at})
 	return err
 }
 
 // The adapter satisfies the consumers' ports.
 var (
-	_ enrollmentcmd.StudentDirectory  = studentDirectory{}
-	_ ordercmd.StudentDirectory       = studentDirectory{}
-	_ certificatecmd.StudentDirectory = studentDirectory{}
+	_ enrollmentcmd.StudentDirectory  = StudentDirectory{}
+	_ ordercmd.StudentDirectory       = StudentDirectory{}
+	_ certificatecmd.StudentDirectory = StudentDirectory{}
 )

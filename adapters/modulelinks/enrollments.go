@@ -1,4 +1,4 @@
-package compose
+package modulelinks
 
 import (
 	"context"
@@ -17,12 +17,12 @@ import (
 // The enrollments module's published queries, adapted to the small port each consumer
 // declares in its own application package. Nobody else reads the enrollment tables.
 
-// studentEnrollmentHistory answers studentquery.EnrollmentHistory.
-type studentEnrollmentHistory struct{ app enrollments.Application }
+// StudentEnrollmentHistory answers studentquery.EnrollmentHistory.
+type StudentEnrollmentHistory struct{ App enrollments.Application }
 
 // EnrolledCourses maps each student among ids to its enrollments, oldest first.
-func (h studentEnrollmentHistory) EnrolledCourses(ctx context.Context, workspaceID string, ids []string) (map[string][]studentquery.EnrolledCourse, error) {
-	facts, err := h.app.Queries.FindStudentEnrollments.Handle(ctx, query.FindStudentEnrollments{WorkspaceID: workspaceID, StudentIDs: ids})
+func (h StudentEnrollmentHistory) EnrolledCourses(ctx context.Context, workspaceID string, ids []string) (map[string][]studentquery.EnrolledCourse, error) {
+	facts, err := h.App.Queries.FindStudentEnrollments.Handle(ctx, query.FindStudentEnrollments{WorkspaceID: workspaceID, StudentIDs: ids})
 	if err != nil {
 		return nil, err
 	}
@@ -38,12 +38,12 @@ func (h studentEnrollmentHistory) EnrolledCourses(ctx context.Context, workspace
 	return out, nil
 }
 
-// certificateCompletions answers certificatecmd.Completions.
-type certificateCompletions struct{ app enrollments.Application }
+// CertificateCompletions answers certificatecmd.Completions.
+type CertificateCompletions struct{ App enrollments.Application }
 
 // Of returns the student's enrollment in the course, or nil when there is none.
-func (c certificateCompletions) Of(ctx context.Context, workspaceID, studentID, courseID string) (*certificates.Completion, error) {
-	e, err := c.app.Queries.FindEnrollmentOfPair.Handle(ctx, query.FindEnrollmentOfPair{
+func (c CertificateCompletions) Of(ctx context.Context, workspaceID, studentID, courseID string) (*certificates.Completion, error) {
+	e, err := c.App.Queries.FindEnrollmentOfPair.Handle(ctx, query.FindEnrollmentOfPair{
 		WorkspaceID: workspaceID, StudentID: studentID, CourseID: courseID})
 	if kernel.IsNotFound(err) {
 		return nil, nil
@@ -54,27 +54,27 @@ func (c certificateCompletions) Of(ctx context.Context, workspaceID, studentID, 
 	return &certificates.Completion{EnrollmentID: e.ID, Status: e.Status}, nil
 }
 
-// orderEntitlements answers ordercmd.Entitlements with the module's commands (they join
+// OrderEntitlements answers ordercmd.Entitlements with the module's commands (they join
 // the order's transaction and emit their own events).
-type orderEntitlements struct{ app enrollments.Application }
+type OrderEntitlements struct{ App enrollments.Application }
 
 // Grant enrolls the student with source "order" (or reactivates a revoked enrollment).
-func (e orderEntitlements) Grant(ctx context.Context, workspaceID, studentID, courseID string) (string, error) {
-	en, err := e.app.Commands.GrantEnrollment.Handle(ctx, enrollmentcmd.GrantEnrollment{
+func (e OrderEntitlements) Grant(ctx context.Context, workspaceID, studentID, courseID string) (string, error) {
+	en, err := e.App.Commands.GrantEnrollment.Handle(ctx, enrollmentcmd.GrantEnrollment{
 		WorkspaceID: workspaceID, StudentID: studentID, CourseID: courseID, Source: string(domainenrollments.SourceOrder),
 	})
 	return en.Value.ID, err
 }
 
 // Revoke revokes the enrollment; an already revoked one stays as it is.
-func (e orderEntitlements) Revoke(ctx context.Context, workspaceID, enrollmentID string) error {
-	_, err := e.app.Commands.RevokeEnrollment.Handle(ctx, enrollmentcmd.RevokeEnrollment{WorkspaceID: workspaceID, EnrollmentID: enrollmentID})
+func (e OrderEntitlements) Revoke(ctx context.Context, workspaceID, enrollmentID string) error {
+	_, err := e.App.Commands.RevokeEnrollment.Handle(ctx, enrollmentcmd.RevokeEnrollment{WorkspaceID: workspaceID, EnrollmentID: enrollmentID})
 	return err
 }
 
 // The adapters satisfy the consumers' ports.
 var (
-	_ studentquery.EnrollmentHistory = studentEnrollmentHistory{}
-	_ certificatecmd.Completions     = certificateCompletions{}
-	_ ordercmd.Entitlements          = orderEntitlements{}
+	_ studentquery.EnrollmentHistory = StudentEnrollmentHistory{}
+	_ certificatecmd.Completions     = CertificateCompletions{}
+	_ ordercmd.Entitlements          = OrderEntitlements{}
 )

@@ -1,0 +1,199 @@
+package compose
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill"
+	"go.uber.org/fx"
+
+	"github.com/creatorapi/creatorapi/adapters/background"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/natstransport"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/outbox"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/wakeup"
+	"github.com/creatorapi/creatorapi/adapters/secrets"
+	sqlmembers "github.com/creatorapi/creatorapi/adapters/sql/members"
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
+	"github.com/creatorapi/creatorapi/application/keys/query"
+	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/ratelimit"
+	"github.com/creatorapi/creatorapi/application/webhooks"
+	"github.com/creatorapi/creatorapi/ports/http/web"
+)
+
+// What runs, in which order, and how it stops: this file is the whole list. Workers and
+// Listen each build one background.Group, started in the order written under one fx
+// hook and stopped in the reverse order (background.Group.Stop). Modules, which the
+// one-shot CLI verbs start, holds no worker, only resources (the database and its
+// migrations, the master key's proof, the Redis and NATS connections):
+// TestOneShotVerbsStartNoWorker (cmd/creatorapi) holds it so. serve and demo run
+// Modules, then Workers, then Listen, so on SIGTERM the listeners stop first (readiness
+// says draining, requests in flight finish), then the workers, then the resources.
+
+// The workers' periods.
+const (
+	keyUsageFlushEvery  = 10 * time.Second // bounds how stale a key's lastUsedAt can be in storage
+	rateLimitSweepEvery = 10 * time.Minute // counter rows live at most a day and this long
+	webhookNoticesEvery = 10 * time.Second
+	webhookPruneEvery   = time.Hour
+	signInPruneEvery    = time.Hour        // spent links, old requests and dead sessions
+	masterKeyWatchEvery = 10 * time.Second // how soon an instance notices another rotated the key
+	retentionEvery      = 10 * time.Minute // consumed outbox rows older than the retention go
+)
+
+// WorkerGroup is the background workers in start order (stop order reversed).
+type WorkerGroup background.Group
+
+// ListenerGroup is the listeners in start order (stop order reversed).
+type ListenerGroup background.Group
+
+// Workers runs the background side: serve, demo and the component tests.
+func Workers() fx.Option {
+	return fx.Options(fx.Provide(newWorkers), fx.Invoke(func(lc fx.Lifecycle, g WorkerGroup) { run(lc, background.Group(g)) }))
+}
+
+// Listen binds both listeners on start (failing fast when an address is taken) and
+// drains them on stop.
+func Listen() fx.Option {
+	return fx.Options(fx.Provide(newListeners), fx.Invoke(func(lc fx.Lifecycle, g ListenerGroup) { run(lc, background.Group(g)) }))
+}
+
+// run is the one place a group meets fx's lifecycle.
+func run(lc fx.Lifecycle, g background.Group) { lc.Append(fx.Hook{OnStart: g.Start, OnStop: g.Stop}) }
+
+type workersParams struct {
+	fx.In
+	Config      Config
+	DB          *sqldb.DB
+	Logger      *slog.Logger
+	Shutdowner  fx.Shutdowner
+	Usage       *query.UsageBuffer
+	Limiter     *ratelimit.Limiter
+	Dispatching WebhookDispatching
+	Dispatcher  *adapterwebhooks.Dispatcher
+	Webhooks    webhooks.Application
+	Members     *sqlmembers.Store
+	Clock       platform.Clock
+	KeyPolicy   secrets.Policy
+	Key         secrets.MasterKey
+	Ledger      *router.Ledger
+	Consumers   consumersParams
+	Wakeup      *wakeup.Wakeup
+	WMLogger    watermill.LoggerAdapter
+	Retention   *outbox.Retention
+	Router      *router.Router
+	Forwarder   *natstransport.Forwarder // nil without a broker
+}
+
+func newWorkers(p workersParams) WorkerGroup {
+	every := func(name string, period time.Duration, fn func(ctx context.Context) (int, error)) background.Named {
+		return background.Named{Name: name, Worker: background.Every(period, func(ctx context.Context) {
+			if n, err := fn(ctx); err != nil {
+				p.Logger.Warn(name, "error", err)
+			} else if n > 0 {
+				p.Logger.Info(name, "rows", n)
+			}
+		})}
+	}
+	g := WorkerGroup{
+		{Name: "database maintenance warnings", Worker: background.AtStart(func(ctx context.Context) error { warnAboutMaintenance(ctx, p.DB, p.Logger); return nil })},
+		// Stopped last: their final run writes what the stopping workers still counted.
+		every("flush key usage", keyUsageFlushEvery, func(ctx context.Context) (int, error) { return 0, p.Usage.Flush(ctx) }),
+		every("sweep rate limits", rateLimitSweepEvery, func(ctx context.Context) (int, error) { _, err := p.Limiter.Sweep(ctx); return 0, err }),
+	}
+	// Before the router, so that they stop after its drain: on SQLite the dispatcher's
+	// last run needs the single writer a draining consumer may hold. Tests that drive time
+	// by hand turn them off (WebhookDispatching.Background) and call RunDue themselves.
+	if p.Dispatching.Background {
+		g = append(g,
+			background.Named{Name: "webhook dispatcher", Worker: background.Loop(p.Dispatcher.Run)},
+			every("send webhook notices", webhookNoticesEvery, p.Webhooks.Commands.SendNotices.Handle),
+			every("prune webhook log", webhookPruneEvery, p.Webhooks.Commands.PruneLog.Handle))
+	}
+	g = append(g,
+		every("prune sign-in state", signInPruneEvery, func(ctx context.Context) (int, error) {
+			n, err := (sqlmembers.Sessions{Store: p.Members}).Prune(ctx, p.Clock.Now())
+			return int(n), err
+		}),
+		background.Named{Name: "watch the master key", Worker: background.Every(masterKeyWatchEvery, p.watchMasterKey)},
+		background.Named{Name: "retire inline consumer groups", Worker: background.AtStart(p.retireInlineGroups)})
+	if p.DB.Dialect == sqldb.Postgres { // wakes the router when other instances commit
+		g = append(g, background.Named{Name: "postgres listener", Worker: wakeup.NewListener(p.DB.Writer.DB, p.Wakeup, p.WMLogger)})
+	}
+	// Retention before the router, so that it stops after it: on SQLite a retention run
+	// waiting for the writer must not hold up the router's drain.
+	g = append(g,
+		every("events retention", retentionEvery, func(ctx context.Context) (int, error) { n, err := p.Retention.Run(ctx); return int(n), err }),
+		background.Named{Name: "event router", Worker: p.Router})
+	if p.Forwarder != nil {
+		g = append(g, background.Named{Name: "jetstream forwarder", Worker: p.Forwarder})
+	}
+	return g
+}
+
+// watchMasterKey stops the instance when its key no longer opens the key check (a
+// rotation by another process): running on would seal new secrets under a key nobody
+// else has.
+func (p workersParams) watchMasterKey(ctx context.Context) {
+	if err := p.KeyPolicy.StillOpens(ctx, p.Key); errors.Is(err, secrets.ErrWrongMasterKey) {
+		p.Logger.Error("master key no longer matches the database; stopping", "error", err)
+		_ = p.Shutdowner.Shutdown(fx.ExitCode(1))
+	}
+}
+
+// retireInlineGroups applies, before the router starts, what the consumer group of an
+// inline consumer left unconsumed when an upgrade made it inline (the webhook fan-out),
+// and forgets the group (Ledger.Retire).
+func (p workersParams) retireInlineGroups(ctx context.Context) error {
+	for _, c := range inline(p.Consumers.Consumers) {
+		n, err := p.Ledger.Retire(ctx, c)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			p.Logger.Info("events: retired the consumer group of an inline consumer", "consumer", c.Name, "applied", n)
+		}
+	}
+	return nil
+}
+
+// warnAboutMaintenance logs what the database's settings leave to the operator
+// (autovacuum off, for one).
+func warnAboutMaintenance(ctx context.Context, db *sqldb.DB, logger *slog.Logger) {
+	warnings, err := db.MaintenanceWarnings(ctx)
+	if err != nil {
+		logger.Warn("database maintenance check", "error", err)
+	}
+	for _, w := range warnings {
+		logger.Warn(w)
+	}
+}
+
+type listenersParams struct {
+	fx.In
+	Config     Config
+	Public     PublicApp
+	Operator   OperatorApp
+	Ready      *web.Readiness
+	Logger     *slog.Logger
+	Shutdowner fx.Shutdowner
+}
+
+func newListeners(p listenersParams) ListenerGroup {
+	failed := func(error) { _ = p.Shutdowner.Shutdown(fx.ExitCode(1)) }
+	listener := func(name, addr string, app PublicApp) background.Named {
+		return background.Named{Name: name + " listener", Worker: &web.Listener{Name: name, Addr: addr, App: app.App,
+			Limits: p.Config.HTTPLimits, Logger: p.Logger, Failed: failed}}
+	}
+	return ListenerGroup{
+		listener("public", p.Config.HTTPAddr, p.Public),
+		listener("operator", p.Config.AdminAddr, PublicApp(p.Operator)),
+		// Last started, so first stopped: /readyz answers 503 at once and the listeners
+		// keep serving for CREATORAPI_SHUTDOWN_DELAY, so that a load balancer stops sending.
+		{Name: "readiness drain", Worker: web.DrainNotice{Ready: p.Ready, Delay: p.Config.ShutdownDelay, Logger: p.Logger}},
+	}
+}

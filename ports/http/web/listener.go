@@ -1,0 +1,54 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// Listener serves one fiber app on one address between Start and Stop: Start binds
+// (failing fast when the address is taken) and serves within Limits; Stop closes the
+// listener, lets requests in flight finish within ctx and closes the connections that
+// carry none (drainListener).
+type Listener struct {
+	Name   string
+	Addr   string
+	App    *fiber.App
+	Limits Limits
+	Logger *slog.Logger
+	// Failed is called when the listener stops serving by itself (the process should stop).
+	Failed func(err error)
+	ln     *drainListener
+}
+
+// Start binds the address and serves in the background.
+func (l *Listener) Start(context.Context) error {
+	raw, err := net.Listen("tcp", l.Addr)
+	if err != nil {
+		return fmt.Errorf("%s listener on %s: %w", l.Name, l.Addr, err)
+	}
+	l.ln = newDrainListener(raw)
+	l.Logger.Info("listening", "listener", l.Name, "addr", l.ln.Addr().String())
+	l.App.Server().CloseOnShutdown = true // responses while draining say Connection: close
+	go func() {
+		if err := Serve(l.App, l.ln, l.Limits); err != nil && !errors.Is(err, net.ErrClosed) {
+			l.Logger.Error("listener stopped", "listener", l.Name, "error", err)
+			if l.Failed != nil {
+				l.Failed(err)
+			}
+		}
+	}()
+	return nil
+}
+
+// Stop drains the listener within ctx.
+func (l *Listener) Stop(ctx context.Context) error {
+	if l.ln == nil {
+		return nil
+	}
+	return l.ln.shutdown(ctx, l.App)
+}
