@@ -33,7 +33,8 @@ func TestDocsPointAtWhatExists(t *testing.T) {
 func TestDocsLinkCheckCatchesBrokenReferences(t *testing.T) {
 	t.Parallel()
 	text := "[gone](missing.md), [anchor](events.md#no-such-heading), `adapters/nowhere/file.go`, " +
-		"see docs/nothing.md, and fine: [events](events.md#partitions), `adapters/sqldb`, `adapters/webhooks.DefaultLimits`"
+		"see docs/nothing.md, and fine: [events](events.md#partitions), `adapters/sqldb`, " +
+		"`adapters/webhooks.CommitWaker.Hand`, `adapters/watermill/nats_{broker,forwarder}.go`, `migrations/*/00004_rate_limits.sql`"
 	got := brokenReferences("../docs", text)
 	if len(got) != 4 {
 		t.Fatalf("want 4 broken references, got %d: %q", len(got), got)
@@ -45,6 +46,8 @@ var (
 	backquoted   = regexp.MustCompile("`([^`\\s]+)`")
 	proseDocPage = regexp.MustCompile(`(?:^|[\s(])(docs/[\w-]+\.md)\b`)
 	repoRoots    = []string{"domain/", "application/", "adapters/", "ports/", "cmd/", "migrations/", "tests/", "docs/", ".ci/"}
+	// mediaTypes look like paths under application/ but are header values.
+	mediaTypes = map[string]bool{"application/json": true}
 )
 
 // brokenReferences lists what text, a page in dir, names that does not exist. Fenced
@@ -136,7 +139,7 @@ func hasAnchor(page, anchor string) bool {
 // (adapters/webhooks.DefaultLimits) names the package. Placeholders (<module>) are not
 // paths.
 func checkRepoPath(ref string) error {
-	if !hasRepoRoot(ref) || strings.ContainsAny(ref, "<>") || strings.Contains(ref, "...") {
+	if !hasRepoRoot(ref) || mediaTypes[ref] || strings.ContainsAny(ref, "<>") || strings.Contains(ref, "...") {
 		return nil
 	}
 	for _, alt := range expandBraces(ref) {
@@ -147,7 +150,7 @@ func checkRepoPath(ref string) error {
 	return nil
 }
 
-var goName = regexp.MustCompile(`^(.*[^/])\.[A-Z]\w*(\.\w+)*$`)
+var goName = regexp.MustCompile(`^(.*/[^/.]+)\.[A-Z]\w*(\.\w+)*$`)
 
 func repoPathExists(path string) bool {
 	path = strings.TrimSuffix(path, "/")
