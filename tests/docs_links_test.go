@@ -11,7 +11,7 @@ import (
 
 // The reference pages point only inside the repository, at things that exist: every
 // relative link (and its #anchor), every backquoted path under a top-level folder, and
-// every docs/*.md named in prose. A fresh clone is all a reader has.
+// every page (*.md) named in prose. A fresh clone is all a reader has.
 func TestDocsPointAtWhatExists(t *testing.T) {
 	t.Parallel()
 	pages, err := filepath.Glob("../docs/*.md")
@@ -33,18 +33,20 @@ func TestDocsPointAtWhatExists(t *testing.T) {
 func TestDocsLinkCheckCatchesBrokenReferences(t *testing.T) {
 	t.Parallel()
 	text := "[gone](missing.md), [anchor](events.md#no-such-heading), `adapters/nowhere/file.go`, " +
-		"see docs/nothing.md, and fine: [events](events.md#partitions), `adapters/sqldb`, " +
+		"[outside](../../shared/CONTRACT.md), " +
+		"see docs/nothing.md, CONTRACT.md and `../shared/ARCHITECTURE.md`, " +
+		"and fine: [events](events.md#partitions), docs/events.md, `adapters/sqldb`, " +
 		"`adapters/webhooks.CommitWaker.Hand`, `adapters/watermill/nats_{broker,forwarder}.go`, `migrations/*/00004_rate_limits.sql`"
 	got := brokenReferences("../docs", text)
-	if len(got) != 4 {
-		t.Fatalf("want 4 broken references, got %d: %q", len(got), got)
+	if len(got) != 7 {
+		t.Fatalf("want 7 broken references, got %d: %q", len(got), got)
 	}
 }
 
 var (
 	markdownLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 	backquoted   = regexp.MustCompile("`([^`\\s]+)`")
-	proseDocPage = regexp.MustCompile(`(?:^|[\s(])(docs/[\w-]+\.md)\b`)
+	pageName     = regexp.MustCompile("(?:^|[\\s(`])((?:\\.\\./|[\\w-]+/)*[\\w-]+\\.md)\\b")
 	repoRoots    = []string{"domain/", "application/", "adapters/", "ports/", "cmd/", "migrations/", "tests/", "docs/", ".ci/"}
 	// mediaTypes look like paths under application/ but are header values.
 	mediaTypes = map[string]bool{"application/json": true}
@@ -65,13 +67,33 @@ func brokenReferences(dir, text string) []string {
 				broken = append(broken, err.Error())
 			}
 		}
-		for _, m := range proseDocPage.FindAllStringSubmatch(line, -1) {
-			if _, err := os.Stat(filepath.Join("..", m[1])); err != nil {
+		prose := markdownLink.ReplaceAllString(line, "]") // links are checked above
+		for _, m := range pageName.FindAllStringSubmatch(prose, -1) {
+			if !pageExists(dir, m[1]) {
 				broken = append(broken, fmt.Sprintf("names %s, which does not exist", m[1]))
 			}
 		}
 	}
 	return broken
+}
+
+// pageExists finds a page named in prose next to the page that names it or from the
+// repository's root (docs/events.md).
+func pageExists(dir, name string) bool {
+	for _, base := range []string{dir, ".."} {
+		path := filepath.Join(base, name)
+		if _, err := os.Stat(path); err == nil && insideRepo(path) {
+			return true
+		}
+	}
+	return false
+}
+
+// insideRepo tells whether a path (relative to tests/) stays in the repository: a file
+// next to the checkout is not there for a fresh clone.
+func insideRepo(path string) bool {
+	rel, err := filepath.Rel("..", path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 func outsideFences(text string) []string {
@@ -100,8 +122,8 @@ func checkLink(dir, target string) error {
 		return nil // an anchor on the same page; headings move with their page
 	}
 	text, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("links to %s, which does not exist", target)
+	if err != nil || !insideRepo(path) {
+		return fmt.Errorf("links to %s, which does not exist in the repository", target)
 	}
 	if anchor != "" && !hasAnchor(string(text), anchor) {
 		return fmt.Errorf("links to %s: no heading has that anchor", target)
