@@ -42,6 +42,7 @@ func Dashboard() fx.Option {
 			func(s *sqlmembers.Store) domainmembers.Rows { return sqlmembers.Rows{Store: s} },
 			func(s *sqlmembers.Store) domainmembers.Links { return sqlmembers.Links{Store: s} },
 			func(s *sqlmembers.Store) domainmembers.Sessions { return sqlmembers.Sessions{Store: s} },
+			func(s *sqlmembers.Store) domainmembers.LinkRequests { return sqlmembers.Outbox{Store: s} },
 			newMembersApp,
 			func(r audit.Reader, m members.Application) audit.ListHandler {
 				return audit.NewListHandler(r, ownerAccess{m})
@@ -51,8 +52,21 @@ func Dashboard() fx.Option {
 	)
 }
 
-// signInPruneEvery is how often spent links, old requests and dead sessions are deleted.
-const signInPruneEvery = time.Hour
+// signInPruneEvery is how often spent links, old requests and dead sessions are deleted;
+// signInMailEvery how often the sign-in page's queued requests are answered.
+const (
+	signInPruneEvery = time.Hour
+	signInMailEvery  = time.Second
+)
+
+// sendSignInLinks runs with the workers (serve, demo): the sign-in page only queues.
+func sendSignInLinks(lc fx.Lifecycle, m members.Application, logger *slog.Logger) {
+	runEvery(lc, signInMailEvery, func(ctx context.Context) {
+		if _, err := m.Commands.SendLinks.Handle(ctx, struct{}{}); err != nil {
+			logger.Warn("send sign-in links", "error", err)
+		}
+	})
+}
 
 // pruneSignIns runs with the workers (serve, demo), not with one-shot CLI commands.
 func pruneSignIns(lc fx.Lifecycle, store *sqlmembers.Store, clock platform.Clock, logger *slog.Logger) {
@@ -66,21 +80,21 @@ func pruneSignIns(lc fx.Lifecycle, store *sqlmembers.Store, clock platform.Clock
 type membersParams struct {
 	fx.In
 	Config   Config
-	Tx       platform.Transactor
+	Kit      platform.Kit
 	Rows     domainmembers.Rows
 	Links    domainmembers.Links
+	Requests domainmembers.LinkRequests
 	Sessions domainmembers.Sessions
 	Dir      wsquery.Directory
 	Audit    platform.AuditTrail
 	Mailer   webhookcmd.Mailer
-	IDs      platform.IDs
-	Clock    platform.Clock
 }
 
 func newMembersApp(p membersParams) members.Application {
 	return members.New(membercmd.Deps{
-		Tx: p.Tx, Members: domainmembers.Directory{Rows: p.Rows, Workspaces: memberWorkspaces{p.Dir}}, Links: p.Links, Sessions: p.Sessions,
-		Audit: p.Audit, Mailer: noticeMailer{p.Mailer, p.IDs, p.Clock}, Clock: p.Clock, PublicURL: p.Config.PublicURL,
+		Kit: p.Kit, Members: domainmembers.Directory{Rows: p.Rows, Workspaces: memberWorkspaces{p.Dir}}, Links: p.Links,
+		Requests: p.Requests, Sessions: p.Sessions, Audit: p.Audit, Mailer: noticeMailer{p.Mailer, p.Kit.IDs, p.Kit.Clock},
+		PublicURL: p.Config.PublicURL,
 	})
 }
 

@@ -94,6 +94,7 @@ func Workers() fx.Option {
 		// dispatcher's last run needs the single writer a draining consumer may hold.
 		fx.Invoke(runWebhookWorkers),
 		fx.Invoke(pruneSignIns),
+		fx.Invoke(sendSignInLinks),
 		fx.Invoke(watchMasterKey),
 		fx.Invoke(retireInlineGroups),
 		fx.Invoke(func(lc fx.Lifecycle, cfg Config, db *sqldb.DB, r *watermill.Router, w *watermill.Wakeup, ret *watermill.Retention, wl wm.LoggerAdapter, logger *slog.Logger) {
