@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Person drives the dashboard through the public fiber app like a browser without
