@@ -17,6 +17,7 @@ import (
 type MemberAdapters struct {
 	Rows     members.Rows
 	Links    members.Links
+	Outbox   members.LinkRequests
 	Sessions members.Sessions
 	// NewWorkspace returns the id of a fresh workspace the store accepts.
 	NewWorkspace func(t *testing.T) string
@@ -132,7 +133,7 @@ func SignInState(t *testing.T, open MemberFactory) {
 	a := open(t)
 	ctx := context.Background()
 	t.Run("a link reads back and is used once, even by concurrent uses", func(t *testing.T) {
-		l, _, err := members.NewLink(rand.Reader, person("link"), a.NewWorkspace(t), at(0))
+		l, _, err := members.NewLink(rand.Reader, members.ForInvitation, person("link"), a.NewWorkspace(t), at(0))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,20 +169,84 @@ func SignInState(t *testing.T, open MemberFactory) {
 		}
 	})
 
-	t.Run("requests are counted per e-mail and per address within the window", func(t *testing.T) {
-		email, other, addr := person("req"), person("req2"), fmt.Sprintf("198.51.100.%d", personSeq.Add(1)%250)
+	t.Run("requests are counted per (e-mail, client) and per client within the window", func(t *testing.T) {
+		email, other := person("req"), person("req2")
+		addr, elsewhere := fmt.Sprintf("198.51.100.%d", personSeq.Add(1)%250), fmt.Sprintf("203.0.113.%d", personSeq.Add(1)%250)
 		for i := range 3 {
 			if _, _, err := a.Links.RecordRequest(ctx, email, addr, at(i), at(-15)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		byEmail, byAddress, err := a.Links.RecordRequest(ctx, other, addr, at(20), at(1))
-		if err != nil || byEmail != 1 || byAddress != 2 {
-			t.Fatalf("counts %d by e-mail, %d by address, %v; want 1, 2", byEmail, byAddress, err)
+		if _, _, err := a.Links.RecordRequest(ctx, email, elsewhere, at(3), at(-15)); err != nil {
+			t.Fatal(err)
+		}
+		byPair, byClient, err := a.Links.RecordRequest(ctx, email, addr, at(20), at(1))
+		if err != nil || byPair != 2 || byClient != 2 { // minute 2 and this one; minutes 0 and 1 are out of the window
+			t.Fatalf("counts %d by pair, %d by client, %v; want 2, 2", byPair, byClient, err)
+		}
+		byPair, byClient, err = a.Links.RecordRequest(ctx, other, addr, at(21), at(1))
+		if err != nil || byPair != 1 || byClient != 3 {
+			t.Fatalf("counts %d by pair, %d by client, %v; want 1, 3", byPair, byClient, err)
 		}
 	})
 
-	t.Run("sessions: read back, touched forward only, ended once, all of a person", func(t *testing.T) {
+	t.Run("links are counted per e-mail and purpose since a time", func(t *testing.T) {
+		email, ws := person("count"), a.NewWorkspace(t)
+		for i, p := range []members.Purpose{members.ForSignIn, members.ForSignIn, members.ForInvitation} {
+			l, _, err := members.NewLink(rand.Reader, p, email, ws, at(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Links.Add(ctx, l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n, err := a.Links.CountIssued(ctx, email, members.ForSignIn, at(0)); err != nil || n != 1 {
+			t.Fatalf("sign-in links after minute 0: %d, %v; want 1", n, err)
+		}
+		if n, err := a.Links.CountIssued(ctx, email, members.ForInvitation, at(-1)); err != nil || n != 1 {
+			t.Fatalf("invitation links: %d, %v; want 1", n, err)
+		}
+	})
+
+	t.Run("the outbox hands a request to one claimer until it is done or its lease ends", func(t *testing.T) {
+		r := members.LinkRequest{ID: fmt.Sprintf("sir_%d", personSeq.Add(1)), Email: person("queued"), Address: "192.0.2.1", RequestedAt: at(0)}
+		if err := a.Outbox.Enqueue(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		var claimed atomic.Int32
+		for _, err := range Parallel(4, func(int) error {
+			got, err := a.Outbox.ClaimDue(ctx, at(1), at(6), 100)
+			for _, g := range got {
+				if g.ID == r.ID {
+					if !reflect.DeepEqual(g, r) {
+						return fmt.Errorf("claimed %+v, want %+v", g, r)
+					}
+					claimed.Add(1)
+				}
+			}
+			return err
+		}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if claimed.Load() != 1 {
+			t.Fatalf("claimed %d times, want once", claimed.Load())
+		}
+		again, err := a.Outbox.ClaimDue(ctx, at(7), at(12), 100)
+		if err != nil || !containsRequest(again, r.ID) {
+			t.Fatalf("after the lease: %v, %v; want it again", again, err)
+		}
+		if err := a.Outbox.Done(ctx, r.ID, at(8)); err != nil {
+			t.Fatal(err)
+		}
+		if done, err := a.Outbox.ClaimDue(ctx, at(20), at(25), 100); err != nil || containsRequest(done, r.ID) {
+			t.Fatalf("a done request was claimed: %v, %v", done, err)
+		}
+	})
+
+	t.Run("sessions: read back, touched forward only, ended once, one at a time", func(t *testing.T) {
 		who := person("sess")
 		var hashes [][]byte
 		for i := range 2 {
@@ -211,11 +276,19 @@ func SignInState(t *testing.T, open MemberFactory) {
 		if got, _ := a.Sessions.Get(ctx, hashes[0]); got.EndedAt == nil || !got.EndedAt.Equal(at(11)) {
 			t.Fatalf("ended %v, want %v", got.EndedAt, at(11))
 		}
-		_ = a.Sessions.EndAllOf(ctx, who, at(20))
-		if got, _ := a.Sessions.Get(ctx, hashes[1]); got.EndedAt == nil || !got.EndedAt.Equal(at(20)) {
-			t.Fatalf("other session ended %v, want %v", got.EndedAt, at(20))
+		if got, _ := a.Sessions.Get(ctx, hashes[1]); got.EndedAt != nil {
+			t.Fatalf("the person's other session ended at %v", got.EndedAt)
 		}
 		_, err := a.Sessions.Get(ctx, []byte("nope"))
 		wantKind(t, err, kernel.KindUnauthenticated, "")
 	})
+}
+
+func containsRequest(rs []members.LinkRequest, id string) bool {
+	for _, r := range rs {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
 }

@@ -43,7 +43,7 @@ func (d Directory) Memberships(ctx context.Context, email string) ([]Membership,
 		return nil, err
 	}
 	for _, r := range rows {
-		if w, ok := ws[r.WorkspaceID]; ok && !isFounder(w, email) {
+		if w, ok := ws[r.WorkspaceID]; ok && !isFounder(w, email) && !r.Pending() {
 			out = append(out, Membership{WorkspaceID: w.ID, WorkspaceName: w.Name, Email: email, Role: r.Role})
 		}
 	}
@@ -68,7 +68,7 @@ func (d Directory) Membership(ctx context.Context, workspaceID, email string) (M
 		return m, nil
 	}
 	r, err := d.Rows.Get(ctx, workspaceID, email)
-	if kernel.IsNotFound(err) {
+	if kernel.IsNotFound(err) || (err == nil && r.Pending()) {
 		return Membership{}, kernel.NotFound("workspace %s not found", workspaceID)
 	}
 	if err != nil {
@@ -76,6 +76,23 @@ func (d Directory) Membership(ctx context.Context, workspaceID, email string) (M
 	}
 	m.Role = r.Role
 	return m, nil
+}
+
+// Invitation returns email's pending invitation to workspaceID, or NotFound.
+func (d Directory) Invitation(ctx context.Context, workspaceID, email string) (Invitation, error) {
+	email = strings.ToLower(email)
+	w, err := d.workspace(ctx, workspaceID)
+	if err != nil {
+		return Invitation{}, err
+	}
+	r, err := d.Rows.Get(ctx, workspaceID, email)
+	if err != nil {
+		return Invitation{}, err
+	}
+	if !r.Pending() || isFounder(w, email) {
+		return Invitation{}, kernel.NotFound("no pending invitation for %s", email)
+	}
+	return Invitation{Member: r, WorkspaceName: w.Name}, nil
 }
 
 // List returns the founder first, then the invited members.

@@ -64,6 +64,12 @@ func Invite(workspaceID, email string, role Role, invitedBy string, now time.Tim
 	return &Member{WorkspaceID: workspaceID, Email: email, Role: role, InvitedBy: invitedBy, InvitedAt: now}, nil
 }
 
+// Invitation is a pending member row with the name of its workspace.
+type Invitation struct {
+	Member
+	WorkspaceName string
+}
+
 // Membership is one workspace a person belongs to, with their role there.
 type Membership struct {
 	WorkspaceID   string
@@ -77,10 +83,14 @@ type Membership struct {
 // implementation; the adapters implement Rows.
 type Repository interface {
 	Invitations
-	// Memberships lists the workspaces email belongs to (as founder or member), by name.
+	// Memberships lists the workspaces email belongs to (as founder or joined member),
+	// by name; a pending invitation is no membership.
 	Memberships(ctx context.Context, email string) ([]Membership, error)
-	// Membership returns NotFound unless email belongs to workspaceID.
+	// Membership returns NotFound unless email belongs to workspaceID (as founder or
+	// joined member).
 	Membership(ctx context.Context, workspaceID, email string) (Membership, error)
+	// Invitation returns email's pending invitation to workspaceID, or NotFound.
+	Invitation(ctx context.Context, workspaceID, email string) (Invitation, error)
 	// List returns the founder first, then members by invitation time.
 	List(ctx context.Context, workspaceID string) ([]Member, error)
 }

@@ -62,6 +62,4 @@ type Sessions interface {
 	Get(ctx context.Context, tokenHash []byte) (*Session, error)
 	Touch(ctx context.Context, s *Session) error
 	End(ctx context.Context, tokenHash []byte, at time.Time) error
-	// EndAllOf ends every live session of email (a removed member leaves at once).
-	EndAllOf(ctx context.Context, email string, at time.Time) error
 }

@@ -34,7 +34,7 @@ func TestSessionIdleAndAbsoluteExpiry(t *testing.T) {
 
 func TestLinkSingleUseAndExpiry(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	l, token, _ := NewLink(rand.Reader, "a@b.co", "org_1", now)
+	l, token, _ := NewLink(rand.Reader, ForSignIn, "a@b.co", "org_1", now)
 	if string(l.TokenHash) == token || len(l.TokenHash) != 32 {
 		t.Fatal("only the hash is kept")
 	}
@@ -44,7 +44,7 @@ func TestLinkSingleUseAndExpiry(t *testing.T) {
 	if err := l.Use(now.Add(time.Second)); err != ErrLinkUnusable {
 		t.Fatalf("second use: %v", err)
 	}
-	l2, _, _ := NewLink(rand.Reader, "a@b.co", "org_1", now)
+	l2, _, _ := NewLink(rand.Reader, ForSignIn, "a@b.co", "org_1", now)
 	if err := l2.Use(now.Add(LinkTTL)); err != ErrLinkUnusable {
 		t.Fatalf("expired use: %v", err)
 	}

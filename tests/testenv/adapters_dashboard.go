@@ -23,6 +23,7 @@ func MemoryMembers(s *memmembers.Store) fx.Option {
 		fx.Replace(fx.Annotate(memmembers.Rows{Store: s}, fx.As(new(members.Rows)))),
 		fx.Replace(fx.Annotate(memmembers.Links{Store: s}, fx.As(new(members.Links)))),
 		fx.Replace(fx.Annotate(memmembers.Sessions{Store: s}, fx.As(new(members.Sessions)))),
+		fx.Replace(fx.Annotate(memmembers.Outbox{Store: s}, fx.As(new(members.LinkRequests)))),
 	)
 }
 
@@ -39,12 +40,12 @@ func MemberAdapters(set AdapterSet, databaseURL string) contracttest.MemberFacto
 	return func(t *testing.T) contracttest.MemberAdapters {
 		if set == Memory {
 			s := memmembers.New()
-			return contracttest.MemberAdapters{Rows: memmembers.Rows{Store: s}, Links: memmembers.Links{Store: s},
+			return contracttest.MemberAdapters{Rows: memmembers.Rows{Store: s}, Links: memmembers.Links{Store: s}, Outbox: memmembers.Outbox{Store: s},
 				Sessions: memmembers.Sessions{Store: s}, NewWorkspace: newWorkspaceID}
 		}
 		db := MigratedDB(t, databaseURL)
 		s := sqlmembers.NewStore(db)
-		return contracttest.MemberAdapters{Rows: sqlmembers.Rows{Store: s}, Links: sqlmembers.Links{Store: s},
+		return contracttest.MemberAdapters{Rows: sqlmembers.Rows{Store: s}, Links: sqlmembers.Links{Store: s}, Outbox: sqlmembers.Outbox{Store: s},
 			Sessions: sqlmembers.Sessions{Store: s}, NewWorkspace: func(t *testing.T) string { return addContractWorkspace(t, db) }}
 	}
 }

@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Person drives the dashboard through the public fiber app like a browser without
@@ -102,10 +104,34 @@ func (p *Person) SignIn(t testing.TB, link string) Response {
 var mailLink = regexp.MustCompile(`https?://\S+/dashboard/sign-in/link\?token=[A-Za-z0-9_-]+`)
 
 // MailedLinks returns the sign-in links written to the data folder's mail (the
-// fallback without SMTP) for to, oldest first.
+// fallback without SMTP) for to, oldest first, once the sign-in page's queued
+// requests are answered (as the mailer worker does every second).
 func (e *Env) MailedLinks(t testing.TB, to string) []string {
 	t.Helper()
+	for {
+		n, err := e.members.Commands.SendLinks.Handle(context.Background(), struct{}{})
+		if err != nil {
+			t.Fatalf("send sign-in links: %v", err)
+		}
+		if n == 0 {
+			break
+		}
+	}
 	return MailedLinksIn(t, e.Config.DataDir, to)
+}
+
+// WaitMailedLinks waits (up to 10 s) until at least n links were mailed to to by a
+// service running apart (its mailer answers the sign-in page within a second).
+func WaitMailedLinks(t testing.TB, dataDir, to string, n int) []string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		links := MailedLinksIn(t, dataDir, to)
+		if len(links) >= n || time.Now().After(deadline) {
+			return links
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // MailedLinksIn reads the sign-in links mailed to to from dataDir's mail folder.

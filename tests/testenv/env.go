@@ -10,6 +10,7 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/clock"
 	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
 )
@@ -47,6 +48,7 @@ type Env struct {
 	app      *fx.App
 	router   *router.Router
 	pos      *router.Positions
+	members  members.Application // MailedLinks answers the sign-in outbox first
 }
 
 // Start boots the service on databaseURL; extra options may swap more adapters
@@ -61,7 +63,7 @@ func Start(t testing.TB, databaseURL string, extra ...fx.Option) *Env {
 		compose.Workers(), // the event router runs, as in serve
 		fx.Replace(fx.Annotate(env.Clock, fx.As(new(platform.Clock)))),
 		fx.Decorate(func(c router.Config) router.Config { c.PollInterval = ServicePollInterval; return c }),
-		fx.Populate(&env.DB, &env.Public, &env.Operator, &env.router, &env.pos),
+		fx.Populate(&env.DB, &env.Public, &env.Operator, &env.router, &env.pos, &env.members),
 	}
 	env.app = fx.New(append(opts, extra...)...)
 	if err := env.app.Err(); err != nil {

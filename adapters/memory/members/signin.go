@@ -2,6 +2,7 @@ package members
 
 import (
 	"context"
+	"sort"
 	"time"
 
 	"github.com/creatorapi/creatorapi/domain/kernel"
@@ -44,23 +45,77 @@ func (s Links) SaveUse(_ context.Context, l *members.Link) (bool, error) {
 	return true, nil
 }
 
-// RecordRequest notes a request and counts the window's requests by e-mail and address.
+// RecordRequest notes a request and counts the window's requests by pair and client.
 func (s Links) RecordRequest(_ context.Context, email, address string, now, since time.Time) (int, int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests = append(s.requests, request{email: email, address: address, at: now})
-	byEmail, byAddress := 0, 0
+	byPair, byClient := 0, 0
 	for _, r := range s.requests {
-		if r.at.After(since) {
+		if r.at.After(since) && r.address == address {
+			byClient++
 			if r.email == email {
-				byEmail++
-			}
-			if r.address == address {
-				byAddress++
+				byPair++
 			}
 		}
 	}
-	return byEmail, byAddress, nil
+	return byPair, byClient, nil
+}
+
+// CountIssued counts email's links of purpose made after since.
+func (s Links) CountIssued(_ context.Context, email string, purpose members.Purpose, since time.Time) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, l := range s.links {
+		if l.Email == email && l.Purpose == purpose && l.CreatedAt.After(since) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// Enqueue stores r.
+func (s Outbox) Enqueue(_ context.Context, r members.LinkRequest) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r.RequestedAt = r.RequestedAt.UTC()
+	s.outbox[r.ID] = &queued{req: r}
+	return nil
+}
+
+// ClaimDue leases up to limit requests not done, oldest first.
+func (s Outbox) ClaimDue(_ context.Context, now, leaseUntil time.Time, limit int) ([]members.LinkRequest, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var due []*queued
+	for _, q := range s.outbox {
+		if !q.done && !q.lease.After(now) {
+			due = append(due, q)
+		}
+	}
+	sort.Slice(due, func(i, j int) bool {
+		if !due[i].req.RequestedAt.Equal(due[j].req.RequestedAt) {
+			return due[i].req.RequestedAt.Before(due[j].req.RequestedAt)
+		}
+		return due[i].req.ID < due[j].req.ID
+	})
+	out := []members.LinkRequest{}
+	for _, q := range due[:min(limit, len(due))] {
+		q.lease = leaseUntil
+		out = append(out, q.req)
+	}
+	return out, nil
+}
+
+// Done marks the request handled.
+func (s Outbox) Done(_ context.Context, id string, _ time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if q, ok := s.outbox[id]; ok {
+		q.done = true
+	}
+	return nil
 }
 
 // Add stores a session.
@@ -104,19 +159,6 @@ func (s Sessions) End(_ context.Context, hash []byte, at time.Time) error {
 	if x, ok := s.sessions[string(hash)]; ok && x.EndedAt == nil {
 		x.EndedAt = utc(&at)
 		s.sessions[string(hash)] = x
-	}
-	return nil
-}
-
-// EndAllOf ends every live session of email.
-func (s Sessions) EndAllOf(_ context.Context, email string, at time.Time) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for k, x := range s.sessions {
-		if x.Email == email && x.EndedAt == nil {
-			x.EndedAt = utc(&at)
-			s.sessions[k] = x
-		}
 	}
 	return nil
 }

@@ -20,7 +20,14 @@ type Store struct {
 	rows     map[[2]string]members.Member // by (workspace, email)
 	links    map[string]members.Link      // by token hash
 	requests []request
+	outbox   map[string]*queued         // by id
 	sessions map[string]members.Session // by token hash
+}
+
+type queued struct {
+	req   members.LinkRequest
+	lease time.Time
+	done  bool
 }
 
 type request struct {
@@ -30,7 +37,7 @@ type request struct {
 
 // New returns an empty store.
 func New() *Store {
-	return &Store{rows: map[[2]string]members.Member{}, links: map[string]members.Link{}, sessions: map[string]members.Session{}}
+	return &Store{rows: map[[2]string]members.Member{}, links: map[string]members.Link{}, outbox: map[string]*queued{}, sessions: map[string]members.Session{}}
 }
 
 // Rows implements members.Rows.
@@ -38,6 +45,9 @@ type Rows struct{ *Store }
 
 // Links implements members.Links.
 type Links struct{ *Store }
+
+// Outbox implements members.LinkRequests.
+type Outbox struct{ *Store }
 
 // Sessions implements members.Sessions.
 type Sessions struct{ *Store }

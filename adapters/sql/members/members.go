@@ -1,5 +1,6 @@
-// Package members stores the dashboard's people, sign-in links and sessions (tables
-// workspace_members, sign_in_links, sign_in_requests, dashboard_sessions). The founding
+// Package members stores the dashboard's people, sign-in links, the sign-in page's
+// requests and outbox, and sessions (tables workspace_members, sign_in_links,
+// sign_in_requests, sign_in_outbox, dashboard_sessions). The founding
 // owner of a workspace belongs to the workspaces module: members.Directory reads it
 // through that module's published port and these rows together.
 package members
@@ -15,13 +16,15 @@ import (
 	"github.com/creatorapi/creatorapi/domain/members"
 )
 
-// Store implements members.Rows (Rows), members.Links (Links) and members.Sessions (Sessions).
+// Store implements members.Rows (Rows), members.Links (Links), members.LinkRequests
+// (Outbox) and members.Sessions (Sessions).
 type Store struct{ sqldb.Prepared[statements] }
 
 type statements struct {
-	OfPerson, Get, List, Add, Remove, Joined                   string
-	AddLink, GetLink, UseLink, AddRequest, CountRequests       string
-	AddSession, GetSession, TouchSession, EndSession, EndAllOf string
+	OfPerson, Get, List, Add, Remove, Joined                         string
+	AddLink, GetLink, UseLink, CountLinks, AddRequest, CountRequests string
+	Enqueue, Due, Lease, Done                                        string
+	AddSession, GetSession, TouchSession, EndSession                 string
 }
 
 // NewStore prepares the statements for db's dialect.
@@ -35,17 +38,24 @@ func NewStore(db *sqldb.DB) *Store {
 		Remove:   `DELETE FROM workspace_members WHERE workspace_id = ? AND email = ?`,
 		Joined:   `UPDATE workspace_members SET joined_at = ? WHERE workspace_id = ? AND email = ? AND joined_at IS NULL`,
 
-		AddLink:       `INSERT INTO sign_in_links (token_hash, email, workspace_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		GetLink:       `SELECT token_hash, email, workspace_id, created_at, expires_at, used_at FROM sign_in_links WHERE token_hash = ?`,
+		AddLink:       `INSERT INTO sign_in_links (token_hash, email, workspace_id, purpose, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		GetLink:       `SELECT token_hash, email, workspace_id, purpose, created_at, expires_at, used_at FROM sign_in_links WHERE token_hash = ?`,
 		UseLink:       `UPDATE sign_in_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL`,
+		CountLinks:    `SELECT COUNT(*) FROM sign_in_links WHERE email = ? AND purpose = ? AND created_at > ?`,
 		AddRequest:    `INSERT INTO sign_in_requests (email, address, created_at) VALUES (?, ?, ?)`,
-		CountRequests: `SELECT (SELECT COUNT(*) FROM sign_in_requests WHERE email = ? AND created_at > ?) AS by_email, (SELECT COUNT(*) FROM sign_in_requests WHERE address = ? AND created_at > ?) AS by_address`,
+		CountRequests: `SELECT (SELECT COUNT(*) FROM sign_in_requests WHERE email = ? AND address = ? AND created_at > ?) AS by_pair, (SELECT COUNT(*) FROM sign_in_requests WHERE address = ? AND created_at > ?) AS by_client`,
+
+		Enqueue: `INSERT INTO sign_in_outbox (id, email, address, requested_at) VALUES (?, ?, ?, ?)`,
+		// The outbox serves every workspace; requests are few and leave it within seconds.
+		Due: `SELECT id, email, address, requested_at FROM sign_in_outbox WHERE done_at IS NULL AND (lease_until IS NULL OR lease_until <= ?) ORDER BY requested_at, id LIMIT ?`,
+		// A conditional update is the claim on both engines: only one instance changes the row.
+		Lease: `UPDATE sign_in_outbox SET lease_until = ? WHERE id = ? AND done_at IS NULL AND (lease_until IS NULL OR lease_until <= ?)`,
+		Done:  `UPDATE sign_in_outbox SET done_at = ?, lease_until = NULL WHERE id = ?`,
 
 		AddSession:   `INSERT INTO dashboard_sessions (token_hash, email, csrf_token, created_at, last_seen_at, expires_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		GetSession:   `SELECT token_hash, email, csrf_token, created_at, last_seen_at, expires_at, ended_at FROM dashboard_sessions WHERE token_hash = ?`,
 		TouchSession: `UPDATE dashboard_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at < ?`,
 		EndSession:   `UPDATE dashboard_sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL`,
-		EndAllOf:     `UPDATE dashboard_sessions SET ended_at = ? WHERE email = ? AND ended_at IS NULL`,
 	})}
 }
 

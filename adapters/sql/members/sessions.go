@@ -37,13 +37,9 @@ func (s Sessions) End(ctx context.Context, hash []byte, at time.Time) error {
 	return s.DB.Exec(ctx, "end session", s.Q.EndSession, at, hash)
 }
 
-// EndAllOf ends every live session of email.
-func (s Sessions) EndAllOf(ctx context.Context, email string, at time.Time) error {
-	return s.DB.Exec(ctx, "end sessions", s.Q.EndAllOf, at, email)
-}
-
-// Prune deletes what no longer serves: requests older than the limits' window, links
-// expired a day ago, sessions ended or expired a month ago.
+// Prune deletes what no longer serves: requests older than the limits' window, handled
+// outbox rows older than a day, links expired a day ago (they count for the daily
+// invitation limit until then), sessions ended or expired a month ago.
 func (s Sessions) Prune(ctx context.Context, now time.Time) (int64, error) {
 	var total int64
 	ended := now.Add(-members.AbsoluteTimeout)
@@ -53,7 +49,8 @@ func (s Sessions) Prune(ctx context.Context, now time.Time) (int64, error) {
 		args []any
 	}{
 		{`DELETE FROM sign_in_requests WHERE created_at < ?`, []any{now.Add(-members.RequestWindow)}},
-		{`DELETE FROM sign_in_links WHERE expires_at < ?`, []any{now.Add(-24 * time.Hour)}},
+		{`DELETE FROM sign_in_outbox WHERE done_at < ?`, []any{now.Add(-24 * time.Hour)}},
+		{`DELETE FROM sign_in_links WHERE expires_at < ?`, []any{now.Add(-members.InvitationWindow)}},
 		{`DELETE FROM dashboard_sessions WHERE expires_at < ? OR ended_at < ? OR last_seen_at < ?`, []any{ended, ended, idle}},
 	} {
 		res, err := s.DB.Write(ctx).ExecContext(ctx, s.DB.Rebind(q.stmt), q.args...)

@@ -1,4 +1,6 @@
-// Package command changes who may use a workspace's dashboard and how they sign in.
+// Package command changes who may use a workspace's dashboard and how they sign in. Each
+// use case is a method of Deps, decorated in app.go (platform.Command: observed, one
+// transaction); the mail of a use case goes after its commit.
 package command
 
 import (
@@ -17,17 +19,17 @@ type Mailer interface {
 
 // Deps are the ports the module needs.
 type Deps struct {
-	Tx        platform.Transactor
-	Members   members.Repository
-	Links     members.Links
-	Sessions  members.Sessions
-	Audit     platform.AuditTrail
-	Mailer    Mailer
-	Clock     platform.Clock
-	PublicURL string // CREATORAPI_PUBLIC_URL, the base of the links sent
+	platform.Kit // Tx, IDs, Clock, Observer (no events)
+	Members      members.Repository
+	Links        members.Links
+	Requests     members.LinkRequests // the sign-in page's outbox
+	Sessions     members.Sessions
+	Audit        platform.AuditTrail
+	Mailer       Mailer
+	PublicURL    string // CREATORAPI_PUBLIC_URL, the base of the links sent
 }
 
-// LinkURL is the page a sign-in token opens.
+// LinkURL is the page a sign-in or invitation token opens.
 func (d Deps) LinkURL(token string) string {
 	return d.PublicURL + "/dashboard/sign-in/link?token=" + token
 }
@@ -49,13 +51,15 @@ func RequireOwner(ctx context.Context, repo members.Repository, workspaceID stri
 	return nil
 }
 
-// sendLink mails a sign-in link; called after the link's transaction committed.
-func (d Deps) sendLink(ctx context.Context, to, workspaceName, token, intro string) error {
-	body := fmt.Sprintf("%s\n\nOpen this link within 15 minutes to sign in to %s:\n\n%s\n\n"+
+// Mail is one message a use case sends once its transaction committed.
+type Mail struct {
+	To, Subject, Body string
+}
+
+// linkMail is the mail of a link to workspaceName.
+func (d Deps) linkMail(to, workspaceName, token, intro, action string) Mail {
+	body := fmt.Sprintf("%s\n\nOpen this link within 15 minutes to %s:\n\n%s\n\n"+
 		"The link works once. If you did not expect this e-mail, ignore it: nothing happens until the link is used.\n",
-		intro, workspaceName, d.LinkURL(token))
-	if err := d.Mailer.Send(ctx, to, "Your sign-in link for "+workspaceName, body); err != nil {
-		return fmt.Errorf("send sign-in link: %w", err)
-	}
-	return nil
+		intro, action, d.LinkURL(token))
+	return Mail{To: to, Subject: "Your sign-in link for " + workspaceName, Body: body}
 }

@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"crypto/rand"
-	"fmt"
 	"time"
 
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -23,42 +22,33 @@ type IssuedLink struct {
 	ExpiresAt time.Time `json:"expiresAt"`
 }
 
-// IssueLinkHandler handles IssueLink.
-type IssueLinkHandler struct{ D Deps }
-
-// Handle returns NotFound when the workspace is unknown or the address is no member.
-func (h IssueLinkHandler) Handle(ctx context.Context, cmd IssueLink) (IssuedLink, error) {
-	now := h.D.Clock.Now()
-	var out IssuedLink
-	err := h.D.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		email := cmd.Email
-		if email == "" {
-			list, err := h.D.Members.List(ctx, cmd.WorkspaceID)
-			if err != nil {
-				return err
-			}
-			email = list[0].Email // the founder comes first
-		}
-		email, err := members.NormalizeEmail("email", email)
+// IssueLink returns NotFound when the workspace is unknown or the address is no
+// member of it (a pending invitation is none).
+func (d Deps) IssueLink(ctx context.Context, cmd IssueLink) (IssuedLink, error) {
+	now := d.Clock.Now()
+	email := cmd.Email
+	if email == "" {
+		list, err := d.Members.List(ctx, cmd.WorkspaceID)
 		if err != nil {
-			return err
+			return IssuedLink{}, err
 		}
-		if _, err := h.D.Members.Membership(ctx, cmd.WorkspaceID, email); err != nil {
-			return err
-		}
-		l, token, err := members.NewLink(rand.Reader, email, cmd.WorkspaceID, now)
-		if err != nil {
-			return err
-		}
-		if err := h.D.Links.Add(ctx, l); err != nil {
-			return err
-		}
-		out = IssuedLink{URL: h.D.LinkURL(token), ExpiresAt: l.ExpiresAt}
-		return h.D.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "sign_in_link.issued",
-			Target: email, Detail: "issued by an operator"})
-	})
-	if err != nil {
-		return IssuedLink{}, fmt.Errorf("issue sign-in link: %w", err)
+		email = list[0].Email // the founder comes first
 	}
-	return out, nil
+	email, err := members.NormalizeEmail("email", email)
+	if err != nil {
+		return IssuedLink{}, err
+	}
+	if _, err := d.Members.Membership(ctx, cmd.WorkspaceID, email); err != nil {
+		return IssuedLink{}, err
+	}
+	l, token, err := members.NewLink(rand.Reader, members.ForSignIn, email, cmd.WorkspaceID, now)
+	if err != nil {
+		return IssuedLink{}, err
+	}
+	if err := d.Links.Add(ctx, l); err != nil {
+		return IssuedLink{}, err
+	}
+	out := IssuedLink{URL: d.LinkURL(token), ExpiresAt: l.ExpiresAt}
+	return out, d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "sign_in_link.issued",
+		Target: email, Detail: "issued by an operator"})
 }

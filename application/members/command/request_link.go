@@ -2,69 +2,41 @@ package command
 
 import (
 	"context"
-	"crypto/rand"
-	"fmt"
 	"time"
 
-	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/members"
 )
 
 // RequestLink is someone typing an address on the sign-in page.
 type RequestLink struct {
 	Email   string
-	Address string // the client address, for the per-address limit
+	Address string // the client address, for the limits
 }
 
-// TooManyRequests is the answer once an address or a client asked too often.
+// TooManyRequests is the answer once a client asked too often.
 type TooManyRequests struct{ RetryAfter time.Duration }
 
 func (e *TooManyRequests) Error() string {
 	return "too many sign-in requests; try again later"
 }
 
-// RequestLinkHandler handles RequestLink.
-type RequestLinkHandler struct{ D Deps }
-
-// Handle mails a link when the address belongs to someone, and answers the same
-// (nil) when it does not, so that the page never reveals who has an account.
-func (h RequestLinkHandler) Handle(ctx context.Context, cmd RequestLink) error {
+// RequestLink queues the request for the mailer (SendLinks) and answers the same (nil)
+// whether or not the address belongs to someone: it records, counts and queues, the
+// same statements either way, so that neither the answer nor its time tells who has
+// an account. Only the client that asked too often is refused: per (address, client)
+// and per client, never per address alone, so nobody can lock another person out.
+func (d Deps) RequestLink(ctx context.Context, cmd RequestLink) (struct{}, error) {
 	email, err := members.NormalizeEmail("email", cmd.Email)
 	if err != nil {
-		return err
+		return struct{}{}, err
 	}
-	now := h.D.Clock.Now()
-	var token string
-	var ms members.Membership
-	err = h.D.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		byEmail, byAddress, err := h.D.Links.RecordRequest(ctx, email, cmd.Address, now, now.Add(-members.RequestWindow))
-		if err != nil {
-			return err
-		}
-		if byEmail > members.RequestsPerEmail || byAddress > members.RequestsPerAddress {
-			return &TooManyRequests{RetryAfter: members.RequestWindow}
-		}
-		list, err := h.D.Members.Memberships(ctx, email)
-		if err != nil || len(list) == 0 {
-			return err
-		}
-		ms = list[0]
-		var l *members.Link
-		if l, token, err = members.NewLink(rand.Reader, email, ms.WorkspaceID, now); err != nil {
-			return err
-		}
-		if err := h.D.Links.Add(ctx, l); err != nil {
-			return err
-		}
-		ctx = platform.WithActor(ctx, platform.Actor{Email: email, Address: cmd.Address})
-		return h.D.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: ms.WorkspaceID, Action: "sign_in_link.sent",
-			Target: email, Detail: "requested on the sign-in page"})
-	})
+	now := d.Clock.Now()
+	byPair, byClient, err := d.Links.RecordRequest(ctx, email, cmd.Address, now, now.Add(-members.RequestWindow))
 	if err != nil {
-		return fmt.Errorf("request sign-in link: %w", err)
+		return struct{}{}, err
 	}
-	if token == "" {
-		return nil
+	if byPair > members.RequestsPerPair || byClient > members.RequestsPerClient {
+		return struct{}{}, &TooManyRequests{RetryAfter: members.RequestWindow}
 	}
-	return h.D.sendLink(ctx, email, ms.WorkspaceName, token, "Someone (hopefully you) asked to sign in to the creatorapi dashboard.")
+	return struct{}{}, d.Requests.Enqueue(ctx, members.LinkRequest{ID: d.IDs.New("sir"), Email: email, Address: cmd.Address, RequestedAt: now})
 }

@@ -3,7 +3,7 @@ package command
 import (
 	"context"
 	"crypto/rand"
-	"fmt"
+	"time"
 
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/kernel"
@@ -23,49 +23,60 @@ type SignedIn struct {
 	Email        string
 }
 
-// SignInHandler handles SignIn.
-type SignInHandler struct{ D Deps }
-
-// Handle refuses a link that is unknown, expired, used, or whose person no longer
-// belongs to its workspace, with the same error.
-func (h SignInHandler) Handle(ctx context.Context, cmd SignIn) (SignedIn, error) {
-	now := h.D.Clock.Now()
-	var out SignedIn
-	err := h.D.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		l, err := h.D.Links.Get(ctx, members.HashToken(cmd.Token))
-		if err != nil {
-			return err
-		}
-		if err := l.Use(now); err != nil {
-			return err
-		}
-		if used, err := h.D.Links.SaveUse(ctx, l); err != nil {
-			return err
-		} else if !used {
-			return members.ErrLinkUnusable // consumed concurrently
-		}
-		if _, err := h.D.Members.Membership(ctx, l.WorkspaceID, l.Email); kernel.IsNotFound(err) {
-			return members.ErrLinkUnusable
-		} else if err != nil {
-			return err
-		}
-		if err := h.D.Members.MarkJoined(ctx, l.WorkspaceID, l.Email, now); err != nil {
-			return err
-		}
-		s, token, err := members.NewSession(rand.Reader, l.Email, now)
-		if err != nil {
-			return err
-		}
-		if err := h.D.Sessions.Add(ctx, s); err != nil {
-			return err
-		}
-		out = SignedIn{SessionToken: token, WorkspaceID: l.WorkspaceID, Email: l.Email}
-		ctx = platform.WithActor(ctx, platform.Actor{Email: l.Email, Address: cmd.Address})
-		return h.D.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: l.WorkspaceID, Action: "session.started",
-			Target: l.Email, Detail: "signed in with a one-time link"})
-	})
+// SignIn refuses a link that is unknown, expired or used with one error. A sign-in
+// link needs a membership (a pending invitation is none); an invitation link needs its
+// pending invitation and accepts it: the invitee's click on the link mailed to them is
+// the only way in. Both are audited in the link's workspace, where the person now is.
+func (d Deps) SignIn(ctx context.Context, cmd SignIn) (SignedIn, error) {
+	now := d.Clock.Now()
+	l, err := d.Links.Get(ctx, members.HashToken(cmd.Token))
 	if err != nil {
-		return SignedIn{}, fmt.Errorf("sign in: %w", err)
+		return SignedIn{}, err
 	}
-	return out, nil
+	if err := l.Use(now); err != nil {
+		return SignedIn{}, err
+	}
+	if used, err := d.Links.SaveUse(ctx, l); err != nil {
+		return SignedIn{}, err
+	} else if !used {
+		return SignedIn{}, members.ErrLinkUnusable // consumed concurrently
+	}
+	ctx = platform.WithActor(ctx, platform.Actor{Email: l.Email, Address: cmd.Address})
+	if err := d.admit(ctx, l, now); err != nil {
+		return SignedIn{}, err
+	}
+	s, token, err := members.NewSession(rand.Reader, l.Email, now)
+	if err != nil {
+		return SignedIn{}, err
+	}
+	if err := d.Sessions.Add(ctx, s); err != nil {
+		return SignedIn{}, err
+	}
+	out := SignedIn{SessionToken: token, WorkspaceID: l.WorkspaceID, Email: l.Email}
+	return out, d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: l.WorkspaceID, Action: "session.started",
+		Target: l.Email, Detail: "signed in with a one-time link"})
+}
+
+// admit checks that the link's person may enter its workspace, accepting the invitation
+// of an invitation link.
+func (d Deps) admit(ctx context.Context, l *members.Link, now time.Time) error {
+	if l.Purpose != members.ForInvitation {
+		_, err := d.Members.Membership(ctx, l.WorkspaceID, l.Email)
+		if kernel.IsNotFound(err) {
+			return members.ErrLinkUnusable
+		}
+		return err
+	}
+	inv, err := d.Members.Invitation(ctx, l.WorkspaceID, l.Email)
+	if kernel.IsNotFound(err) {
+		return members.ErrLinkUnusable // removed, or joined already
+	}
+	if err != nil {
+		return err
+	}
+	if err := d.Members.MarkJoined(ctx, l.WorkspaceID, l.Email, now); err != nil {
+		return err
+	}
+	return d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: l.WorkspaceID, Action: "member.joined",
+		Target: l.Email, Detail: "accepted the invitation as " + string(inv.Role)})
 }

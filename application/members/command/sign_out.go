@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/members"
@@ -14,31 +13,23 @@ type SignOut struct {
 	WorkspaceID  string // where the person signed out from, for the audit log; may be empty
 }
 
-// SignOutHandler handles SignOut.
-type SignOutHandler struct{ D Deps }
-
-// Handle ends the session; the audit entry goes to the workspace the person was in.
-func (h SignOutHandler) Handle(ctx context.Context, cmd SignOut) error {
-	err := h.D.Tx.WithinTx(ctx, func(ctx context.Context) error {
-		hash := members.HashToken(cmd.SessionToken)
-		s, err := h.D.Sessions.Get(ctx, hash)
-		if err != nil {
-			return err
-		}
-		if err := h.D.Sessions.End(ctx, hash, h.D.Clock.Now()); err != nil {
-			return err
-		}
-		if cmd.WorkspaceID == "" {
-			return nil
-		}
-		if _, err := h.D.Members.Membership(ctx, cmd.WorkspaceID, s.Email); err != nil {
-			return nil // not theirs: nothing to record there
-		}
-		return h.D.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "session.ended",
-			Target: s.Email, Detail: "signed out"})
-	})
+// SignOut ends the session; the audit entry goes to the workspace the person was in
+// when they belong to it.
+func (d Deps) SignOut(ctx context.Context, cmd SignOut) (struct{}, error) {
+	hash := members.HashToken(cmd.SessionToken)
+	s, err := d.Sessions.Get(ctx, hash)
 	if err != nil {
-		return fmt.Errorf("sign out: %w", err)
+		return struct{}{}, err
 	}
-	return nil
+	if err := d.Sessions.End(ctx, hash, d.Clock.Now()); err != nil {
+		return struct{}{}, err
+	}
+	if cmd.WorkspaceID == "" {
+		return struct{}{}, nil
+	}
+	if _, err := d.Members.Membership(ctx, cmd.WorkspaceID, s.Email); err != nil {
+		return struct{}{}, nil // not theirs: nothing to record there
+	}
+	return struct{}{}, d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "session.ended",
+		Target: s.Email, Detail: "signed out"})
 }

@@ -38,6 +38,7 @@ func Dashboard() fx.Option {
 			func(s *sqlmembers.Store) domainmembers.Rows { return sqlmembers.Rows{Store: s} },
 			func(s *sqlmembers.Store) domainmembers.Links { return sqlmembers.Links{Store: s} },
 			func(s *sqlmembers.Store) domainmembers.Sessions { return sqlmembers.Sessions{Store: s} },
+			func(s *sqlmembers.Store) domainmembers.LinkRequests { return sqlmembers.Outbox{Store: s} },
 			newMembersApp,
 			func(r audit.Reader, m members.Application, obs platform.Observer) audit.Application {
 				return audit.New(audit.Deps{Reader: r, Access: modulelinks.OwnerAccess{App: m}, Observer: obs})
@@ -50,21 +51,21 @@ func Dashboard() fx.Option {
 type membersParams struct {
 	fx.In
 	Config   Config
-	Tx       platform.Transactor
+	Kit      platform.Kit
 	Rows     domainmembers.Rows
 	Links    domainmembers.Links
+	Requests domainmembers.LinkRequests
 	Sessions domainmembers.Sessions
 	Dir      wsquery.Directory
 	Audit    platform.AuditTrail
 	Mailer   webhookcmd.Mailer
-	IDs      platform.IDs
-	Clock    platform.Clock
 }
 
 func newMembersApp(p membersParams) members.Application {
 	return members.New(membercmd.Deps{
-		Tx: p.Tx, Members: domainmembers.Directory{Rows: p.Rows, Workspaces: modulelinks.MemberWorkspaces{Dir: p.Dir}}, Links: p.Links, Sessions: p.Sessions,
-		Audit: p.Audit, Mailer: modulelinks.NoticeMailer{Mailer: p.Mailer, IDs: p.IDs, Clock: p.Clock}, Clock: p.Clock, PublicURL: p.Config.PublicURL,
+		Kit: p.Kit, Members: domainmembers.Directory{Rows: p.Rows, Workspaces: modulelinks.MemberWorkspaces{Dir: p.Dir}}, Links: p.Links,
+		Requests: p.Requests, Sessions: p.Sessions, Audit: p.Audit, Mailer: modulelinks.NoticeMailer{Mailer: p.Mailer, IDs: p.Kit.IDs, Clock: p.Kit.Clock},
+		PublicURL: p.Config.PublicURL,
 	})
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
 	"github.com/creatorapi/creatorapi/application/keys/query"
+	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/ratelimit"
 	"github.com/creatorapi/creatorapi/application/webhooks"
@@ -41,6 +42,7 @@ const (
 	webhookNoticesEvery = 10 * time.Second
 	webhookPruneEvery   = time.Hour
 	signInPruneEvery    = time.Hour        // spent links, old requests and dead sessions
+	signInMailEvery     = time.Second      // the sign-in page only queues; this answers it
 	masterKeyWatchEvery = 10 * time.Second // how soon an instance notices another rotated the key
 	retentionEvery      = 10 * time.Minute // consumed outbox rows older than the retention go
 )
@@ -77,6 +79,7 @@ type workersParams struct {
 	Dispatcher  *adapterwebhooks.Dispatcher
 	Webhooks    webhooks.Application
 	Members     *sqlmembers.Store
+	MembersApp  members.Application
 	Clock       platform.Clock
 	KeyPolicy   secrets.Policy
 	Key         secrets.MasterKey
@@ -119,6 +122,7 @@ func newWorkers(p workersParams) WorkerGroup {
 			n, err := (sqlmembers.Sessions{Store: p.Members}).Prune(ctx, p.Clock.Now())
 			return int(n), err
 		}),
+		every("send sign-in links", signInMailEvery, func(ctx context.Context) (int, error) { return p.MembersApp.Commands.SendLinks.Handle(ctx, struct{}{}) }),
 		background.Named{Name: "watch the master key", Worker: background.Every(masterKeyWatchEvery, p.watchMasterKey)},
 		background.Named{Name: "retire inline consumer groups", Worker: background.AtStart(p.retireInlineGroups)})
 	if p.DB.Dialect == sqldb.Postgres { // wakes the router when other instances commit

@@ -20,8 +20,8 @@ type membersData struct {
 }
 
 var memberNotices = map[string]string{
-	"invited": "Invitation sent: they sign in with the link in their e-mail.",
-	"removed": "Removed: their sessions have ended.",
+	"invited": "Invitation sent: they join with the link in their e-mail.",
+	"removed": "Removed: they no longer have access to this workspace.",
 }
 
 func (h *Dashboard) membersPage(c *fiber.Ctx) error {
@@ -70,7 +70,7 @@ func (h *Dashboard) confirmRemove(c *fiber.Ctx) error {
 
 func (h *Dashboard) removeMember(c *fiber.Ctx) error {
 	m := membershipOf(c)
-	err := h.d.Members.Commands.RemoveMember.Handle(c.UserContext(), command.RemoveMember{WorkspaceID: m.WorkspaceID, Email: c.FormValue("email")})
+	_, err := h.d.Members.Commands.RemoveMember.Handle(c.UserContext(), command.RemoveMember{WorkspaceID: m.WorkspaceID, Email: c.FormValue("email")})
 	if msg, ok := formError(err); ok {
 		return h.renderMembers(c, fiber.StatusUnprocessableEntity, msg, "")
 	}

@@ -88,7 +88,7 @@ func (h *Dashboard) requireMember(c *fiber.Ctx) error {
 	if c.Method() == fiber.MethodPost && !sameToken(c.FormValue("csrf"), s.CSRFToken) {
 		return csrfRefused
 	}
-	m, err := h.d.Members.Queries.Membership.Handle(c.UserContext(), c.Params("org"), s.Email)
+	m, err := h.d.Members.Queries.Membership.Handle(c.UserContext(), memberquery.MembershipOf{WorkspaceID: c.Params("org"), Email: s.Email})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/members/command"
 	"github.com/creatorapi/creatorapi/domain/kernel"
+	"github.com/creatorapi/creatorapi/domain/members"
 )
 
 // home is the workspace switcher; with one workspace it goes straight there.
@@ -44,31 +45,44 @@ func (h *Dashboard) requestLink(c *fiber.Ctx) error {
 		return err
 	}
 	email := c.FormValue("email")
-	err := h.d.Members.Commands.RequestLink.Handle(c.UserContext(), command.RequestLink{Email: email, Address: c.IP()})
+	_, err := h.d.Members.Commands.RequestLink.Handle(c.UserContext(), command.RequestLink{Email: email, Address: c.IP()})
 	var tooMany *command.TooManyRequests
 	switch {
 	case errors.As(err, &tooMany):
 		c.Set(fiber.HeaderRetryAfter, "900")
 		return h.render(c, fiber.StatusTooManyRequests, "message", view{Title: "Too many requests",
-			Data: message{Text: "Too many sign-in links were asked for from here or for this address. Wait 15 minutes, then try again."}})
+			Data: message{Text: "Too many sign-in links were asked for from here. Wait 15 minutes, then try again."}})
 	case err != nil:
 		if msg, ok := formError(err); ok {
 			return h.render(c, fiber.StatusUnprocessableEntity, "sign_in", view{Title: "Sign in", CSRF: h.anonymousCSRF(c),
 				Error: msg, Data: signInData{Email: email}})
 		}
-		// A failure to send is logged; the page stays the same so that it reveals nothing.
-		h.d.Logger.Error("sign-in link not sent", "error", err)
+		// A failure to queue is logged; the page stays the same so that it reveals nothing.
+		h.d.Logger.Error("sign-in request not queued", "error", err)
 	}
 	return h.render(c, fiber.StatusOK, "message", view{Title: "Check your e-mail",
 		Data: message{Text: "If this address belongs to a workspace, a sign-in link is on its way. It works once, for 15 minutes."}})
 }
 
-type linkData struct{ Token string }
+type linkData struct {
+	Token      string
+	Invitation *members.Invitation // an invitation link's: shown with "Accept invitation"
+}
 
-// linkPage shows the "Sign in" button: opening a link (as mail scanners do) uses nothing up.
+// linkPage shows the "Sign in" button, or the invitation and its "Accept invitation"
+// button: opening a link (as mail scanners do) uses nothing up and accepts nothing.
 func (h *Dashboard) linkPage(c *fiber.Ctx) error {
-	return h.render(c, fiber.StatusOK, "link", view{Title: "Sign in", CSRF: h.anonymousCSRF(c),
-		Data: linkData{Token: c.Query("token")}})
+	token := c.Query("token")
+	page, err := h.d.Members.Queries.LinkPage.Handle(c.UserContext(), token)
+	if err != nil {
+		return err
+	}
+	title := "Sign in"
+	if page.Invitation != nil {
+		title = "Invitation"
+	}
+	return h.render(c, fiber.StatusOK, "link", view{Title: title, CSRF: h.anonymousCSRF(c),
+		Data: linkData{Token: token, Invitation: page.Invitation}})
 }
 
 func (h *Dashboard) signIn(c *fiber.Ctx) error {
@@ -96,7 +110,7 @@ func (h *Dashboard) signOut(c *fiber.Ctx) error {
 		if !sameToken(c.FormValue("csrf"), s.CSRFToken) {
 			return csrfRefused
 		}
-		err := h.d.Members.Commands.SignOut.Handle(c.UserContext(), command.SignOut{
+		_, err := h.d.Members.Commands.SignOut.Handle(c.UserContext(), command.SignOut{
 			SessionToken: c.Cookies(h.cookies.session), WorkspaceID: c.FormValue("workspace")})
 		if err != nil {
 			return err
