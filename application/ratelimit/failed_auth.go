@@ -5,29 +5,57 @@ import (
 	"net/netip"
 )
 
-// The allowance of requests that fail authentication, per client address: the
-// default key quota, generous for a client with a typo, and a bound of 1,000 guesses
-// a day for an attacker (keys carry about 190 random bits).
+// The allowance of requests that fail authentication, per listener and client
+// address: the default key quota, generous for a client with a typo, and a bound of
+// 1,000 guesses a day for an attacker (keys carry about 190 random bits).
 const (
 	FailedAuthPerMinute = 60
 	FailedAuthPerDay    = 1000
 )
 
-// FailedAuthBlocked tells whether the client at ip has exhausted its failed
-// authentications on this instance. While it has, every request from it is refused
-// before its key is looked at: answering 401 to wrong keys with 429 and 200 to a right
-// one would still reveal a guessed key.
-func (l *Limiter) FailedAuthBlocked(ip string) (Decision, bool) {
-	return l.blocked.get(clientSubject(ip), l.clock.Now())
+// Listener names a listener whose failed authentications have a budget of their own,
+// so that wrong API keys never lock a client out of the operator API (the two often
+// share an address behind one proxy) and the other way round.
+type Listener string
+
+// The two listeners that authenticate.
+const (
+	PublicListener   Listener = "api"
+	OperatorListener Listener = "operator"
+)
+
+// FailedAuthBudget is one listener's allowance of failed authentications per client
+// address.
+type FailedAuthBudget struct {
+	limiter *Limiter
+	prefix  string
 }
 
-// TakeFailedAuth counts one failed authentication of the client at ip, or refuses it
-// (and blocks the client until the exhausted bucket resets) when the allowance is used.
-func (l *Limiter) TakeFailedAuth(ctx context.Context, ip string) (Decision, error) {
-	subject := clientSubject(ip)
-	d, err := l.take(ctx, subject, Quota{PerMinute: FailedAuthPerMinute, PerDay: FailedAuthPerDay})
+// FailedAuth returns the budget of listener. The public API's subjects keep the bare
+// "ip:" prefix so that counters written before the split stay in force.
+func (l *Limiter) FailedAuth(listener Listener) FailedAuthBudget {
+	prefix := ""
+	if listener != PublicListener {
+		prefix = string(listener) + ":"
+	}
+	return FailedAuthBudget{limiter: l, prefix: prefix}
+}
+
+// Blocked tells whether the client at ip has exhausted this budget on this instance.
+// While it has, a request carrying an unchecked secret is refused before the secret
+// is looked at: answering 401 to wrong keys with 429 and 200 to a right one would
+// still reveal a guessed key.
+func (b FailedAuthBudget) Blocked(ip string) (Decision, bool) {
+	return b.limiter.blocked.get(b.prefix+clientSubject(ip), b.limiter.clock.Now())
+}
+
+// Take counts one failed authentication of the client at ip, or refuses it (and
+// blocks the client until the exhausted bucket resets) when the allowance is used.
+func (b FailedAuthBudget) Take(ctx context.Context, ip string) (Decision, error) {
+	subject := b.prefix + clientSubject(ip)
+	d, err := b.limiter.take(ctx, subject, Quota{PerMinute: FailedAuthPerMinute, PerDay: FailedAuthPerDay})
 	if err == nil && !d.Allowed {
-		l.blocked.add(subject, d)
+		b.limiter.blocked.add(subject, d)
 	}
 	return d, err
 }

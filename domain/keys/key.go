@@ -43,7 +43,7 @@ type Quota struct {
 
 // New builds a key for token. The caller shows token.String() once and forgets it.
 func New(id, workspaceID, name string, scopes []string, quota Quota, token Token, now time.Time) (*Key, error) {
-	name, err := kernel.RequireText("name", name, 100)
+	name, err := kernel.RequireName("name", name, 100)
 	if err != nil {
 		return nil, err
 	}

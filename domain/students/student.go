@@ -121,12 +121,18 @@ func (s *Student) Delete(now time.Time) error {
 	return nil
 }
 
-// EmailKey is the form under which addresses are unique in a workspace. It is computed
-// here, not by the database, so that both engines fold case the same way.
-func EmailKey(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+// EmailKey is the form under which addresses are unique in a workspace: ASCII case
+// folded, nothing else (kernel.EmailKey). It is computed here, not by the database, so
+// that both engines fold case the same way.
+func EmailKey(email string) string { return kernel.EmailKey(email) }
 
+// name refuses invisible format characters besides the length: a right-to-left
+// override in a name reorders what the dashboard and exports show.
 func name(field, s string) (string, error) {
 	s = strings.TrimSpace(s)
+	if err := kernel.RefuseFormatControls(field, s); err != nil {
+		return "", err
+	}
 	return s, kernel.MaxLength(field, s, MaxName)
 }
 

@@ -21,7 +21,7 @@ type Workspace struct {
 
 // New validates and builds a workspace.
 func New(id, name, ownerEmail string, now time.Time) (*Workspace, error) {
-	name, err := kernel.RequireText("name", name, 200)
+	name, err := kernel.RequireName("name", name, 200)
 	if err != nil {
 		return nil, err
 	}

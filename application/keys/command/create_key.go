@@ -40,6 +40,13 @@ func (d Deps) CreateKey(ctx context.Context, cmd CreateKey) (CreatedKey, error) 
 	if err := platform.RequireWorkspace(ctx, d.Workspaces, cmd.WorkspaceID); err != nil {
 		return CreatedKey{}, err
 	}
+	existing, err := d.Repo.List(ctx, cmd.WorkspaceID)
+	if err != nil {
+		return CreatedKey{}, err
+	}
+	if err := keys.RoomForAnother(existing); err != nil {
+		return CreatedKey{}, err
+	}
 	if err := d.Repo.Add(ctx, k); err != nil {
 		return CreatedKey{}, err
 	}

@@ -19,10 +19,12 @@ type ListStudents struct {
 func (r Reads) ListStudents(ctx context.Context, q ListStudents) (platform.Page[Student], error) {
 	if q.Filter.Email != "" {
 		// A malformed address can match nothing: say so instead of answering an empty list.
-		if _, err := kernel.NormalizeEmail("email", q.Filter.Email); err != nil {
+		// A valid one is compared in its stored form (an IDN domain as its A-label).
+		email, err := kernel.NormalizeEmail("email", q.Filter.Email)
+		if err != nil {
 			return platform.Page[Student]{}, err
 		}
-		q.Filter.Email = students.EmailKey(q.Filter.Email)
+		q.Filter.Email = students.EmailKey(email)
 	}
 	return platform.ListPage(ctx, r.ReadModel.List, q.WorkspaceID, q.Filter, q.Page, func(ss []*students.Student) ([]Student, error) {
 		return r.History.Show(ctx, q.WorkspaceID, ss)

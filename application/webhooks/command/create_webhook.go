@@ -42,6 +42,13 @@ func (d Deps) CreateWebhook(ctx context.Context, cmd CreateWebhook) (WebhookWith
 	if err := d.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
 		return WebhookWithSecret{}, err
 	}
+	existing, err := d.Subs.List(ctx, cmd.WorkspaceID)
+	if err != nil {
+		return WebhookWithSecret{}, err
+	}
+	if err := webhooks.RoomForAnother(existing); err != nil {
+		return WebhookWithSecret{}, err
+	}
 	if err := d.Subs.Add(ctx, s); err != nil {
 		return WebhookWithSecret{}, err
 	}

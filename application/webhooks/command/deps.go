@@ -79,6 +79,7 @@ type Deps struct {
 	Waker      Waker
 	Handoff    Handoff             // nil: every delivery waits for a claim
 	Audit      platform.AuditTrail // endpoint changes by people and operators
+	TestEvents TestEventBudget     // the workspace's test events per minute; nil: no ceiling
 	IDs        platform.IDs
 	Clock      platform.Clock
 	Observer   platform.Observer // logging, metrics and tracing of the use cases

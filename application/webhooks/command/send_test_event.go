@@ -40,6 +40,9 @@ func (d Deps) SendTestEvent(ctx context.Context, cmd SendTestEvent) (TestSent, e
 	if s.Status != webhooks.Enabled {
 		return TestSent{}, kernel.Invalid("id", "webhook %s is disabled: enable it first", s.ID)
 	}
+	if err := d.takeTestEvent(ctx, cmd.WorkspaceID); err != nil {
+		return TestSent{}, err
+	}
 	now := d.Clock.Now()
 	eventID := webhooks.TestEventPrefix + strings.TrimPrefix(d.IDs.New("evt"), "evt_")
 	payload, err := json.Marshal(entry.Envelope(eventID, cmd.WorkspaceID, now))

@@ -11,6 +11,7 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/secrets"
 	"github.com/creatorapi/creatorapi/application/keys"
 	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/ratelimit"
 	v1 "github.com/creatorapi/creatorapi/ports/http/api/v1"
 	"github.com/creatorapi/creatorapi/ports/http/api/v1/openapi"
 	"github.com/creatorapi/creatorapi/ports/http/docs"
@@ -102,7 +103,7 @@ type operatorParams struct {
 	Logger  *slog.Logger
 	Metrics *web.Metrics
 	Token   AdminToken
-	Limiter v1.RateLimiter
+	Limiter *ratelimit.Limiter
 	Dir     platform.WorkspaceDirectory
 	Routes  []operator.Routes `group:"operator"`
 }
@@ -114,7 +115,7 @@ func newOperatorApp(p operatorParams) OperatorApp {
 	if p.Config.Pprof {
 		app.Use(pprof.New()) // /debug/pprof, for profiling under load (make bench); off by default
 	}
-	operator.Register(app, string(p.Token), p.Limiter, p.Dir, p.Routes)
+	operator.Register(app, string(p.Token), p.Limiter.FailedAuth(ratelimit.OperatorListener), p.Dir, p.Routes)
 	app.Use(web.NotFoundFallback())
 	return OperatorApp{app}
 }

@@ -19,6 +19,7 @@ func RateLimits() fx.Option {
 			newRateCounter,
 			ratelimit.NewLimiter,
 			func(l *ratelimit.Limiter) v1.RateLimiter { return l },
+			func(l *ratelimit.Limiter) v1.FailedAuthBudget { return l.FailedAuth(ratelimit.PublicListener) },
 			fx.Annotate(v1.FailedAuthRateLimit, fx.ResultTags(`group:"api_pre_auth"`)),
 			fx.Annotate(v1.KeyRateLimit, fx.ResultTags(`group:"api_guards"`)),
 		),

@@ -15,6 +15,7 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
 	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/application/ratelimit"
 	"github.com/creatorapi/creatorapi/application/webhooks"
 	"github.com/creatorapi/creatorapi/application/webhooks/command"
 	"github.com/creatorapi/creatorapi/application/webhooks/query"
@@ -95,6 +96,7 @@ type webhooksParams struct {
 	IDs        platform.IDs
 	Clock      platform.Clock
 	Observer   platform.Observer
+	Limiter    *ratelimit.Limiter
 }
 
 func newWebhooksApp(p webhooksParams) webhooks.Application {
@@ -104,6 +106,7 @@ func newWebhooksApp(p webhooksParams) webhooks.Application {
 			Retention: p.Retention, Workspaces: modulelinks.WorkspaceOwners{Dir: p.Workspaces}, Mailer: p.Mailer, Waker: adapterwebhooks.CommitWaker{Signal: p.Signal},
 			Handoff: adapterwebhooks.CommitWaker{Signal: p.Signal}, Audit: p.Audit,
 			IDs: p.IDs, Clock: p.Clock, Observer: p.Observer,
+			TestEvents: p.Limiter.PerWorkspace("test-events", domainwebhooks.TestEventsPerMinute),
 			Settings: command.Settings{
 				AllowHTTP:    p.Config.WebhookAllowPrivate,
 				Policy:       domainwebhooks.Policy{Schedule: p.Config.WebhookRetrySchedule, MaxRetryAfter: webhookMaxRetryWait},

@@ -97,7 +97,7 @@ func (h *Dashboard) render(c *fiber.Ctx, status int, page string, v view) error 
 	}
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	if c.GetRespHeader(fiber.HeaderCacheControl) == "" {
-		c.Set(fiber.HeaderCacheControl, "no-cache")
+		c.Set(fiber.HeaderCacheControl, cacheControlOf(c))
 	}
 	return c.Status(status).Send(buf.Bytes())
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -29,24 +30,27 @@ type Pagination struct {
 	HasMore bool    `json:"has_more"`
 }
 
-// OnlyParams refuses any query parameter not in allowed: a typo must not silently
-// return unfiltered data.
+// OnlyParams refuses any query parameter not in allowed (a typo must not silently
+// return unfiltered data) and any parameter given twice (`?limit=1&limit=2`: which one
+// counts would be a guess; 422, the specification's status for bad parameters).
 func OnlyParams(c *fiber.Ctx, allowed ...string) error {
-	var bad string
+	var unknown, repeated string
+	seen := make(map[string]bool, len(allowed))
 	c.Context().QueryArgs().VisitAll(func(k, _ []byte) {
-		if bad != "" {
-			return
-		}
 		name := string(k)
-		for _, a := range allowed {
-			if a == name {
-				return
-			}
+		if seen[name] && repeated == "" {
+			repeated = name
 		}
-		bad = name
+		seen[name] = true
+		if unknown == "" && !slices.Contains(allowed, name) {
+			unknown = name
+		}
 	})
-	if bad != "" {
-		return Invalid(bad, "unknown query parameter %q", bad)
+	if unknown != "" {
+		return Invalid(unknown, "unknown query parameter %q", unknown)
+	}
+	if repeated != "" {
+		return Invalid(repeated, "query parameter %q is given more than once; send it once", repeated)
 	}
 	return nil
 }

@@ -23,7 +23,10 @@ type principalKey struct{}
 // Authenticate refuses requests without a valid, unrevoked key (401) before anything else.
 func Authenticate(auth Authenticator) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		header := c.Get(fiber.HeaderAuthorization)
+		header, err := web.OneAuthorization(c)
+		if err != nil {
+			return err
+		}
 		if header == "" {
 			return unauthorized(c, web.Unauthorized("missing bearer token: send Authorization: Bearer <API_KEY>"))
 		}

@@ -9,11 +9,16 @@ import (
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
-// RateLimiter applies the quotas of keys and of clients failing authentication.
+// RateLimiter applies the quotas of keys.
 type RateLimiter interface {
 	TakeKey(ctx context.Context, keyID string, q ratelimit.Quota) (ratelimit.Decision, error)
-	FailedAuthBlocked(ip string) (ratelimit.Decision, bool)
-	TakeFailedAuth(ctx context.Context, ip string) (ratelimit.Decision, error)
+}
+
+// FailedAuthBudget is the public listener's allowance of failed authentications per
+// client address (ratelimit.Limiter.FailedAuth(ratelimit.PublicListener)).
+type FailedAuthBudget interface {
+	Blocked(ip string) (ratelimit.Decision, bool)
+	Take(ctx context.Context, ip string) (ratelimit.Decision, error)
 }
 
 // KeyRateLimit is the guard after authentication: it counts the request against the
@@ -37,10 +42,10 @@ func KeyRateLimit(l RateLimiter) fiber.Handler {
 // FailedAuthRateLimit runs before authentication and counts the requests that fail
 // it against the client address, with the same headers. A client that has used its
 // allowance is refused before its key is looked at, so keys cannot be guessed at speed.
-func FailedAuthRateLimit(l RateLimiter) fiber.Handler {
+func FailedAuthRateLimit(l FailedAuthBudget) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		ip := c.IP()
-		if d, blocked := l.FailedAuthBlocked(ip); blocked {
+		if d, blocked := l.Blocked(ip); blocked {
 			web.SetRateHeaders(c, d)
 			return web.RateLimited(d)
 		}
@@ -48,7 +53,7 @@ func FailedAuthRateLimit(l RateLimiter) fiber.Handler {
 		if PrincipalOf(c).KeyID != "" {
 			return err // authenticated: the key's guard has counted it
 		}
-		d, lerr := l.TakeFailedAuth(c.UserContext(), ip)
+		d, lerr := l.Take(c.UserContext(), ip)
 		if lerr != nil {
 			return lerr
 		}

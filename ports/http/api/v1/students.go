@@ -77,6 +77,8 @@ func studentFilter(c *fiber.Ctx) (query.Filter, string, error) {
 }
 
 // create answers 201 with a new student, or 200 with the existing one of that address.
+// A key that may not read students (a landing page's write-only key) gets only the
+// existing student's id: the address alone must not open the record to it.
 func (h studentHandlers) create(c *fiber.Ctx) error {
 	if err := OnlyParams(c); err != nil {
 		return err
@@ -90,7 +92,15 @@ func (h studentHandlers) create(c *fiber.Ctx) error {
 		return err
 	}
 	if res.Created {
-		c.Status(fiber.StatusCreated)
+		return c.Status(fiber.StatusCreated).JSON(res.Value)
+	}
+	if !PrincipalOf(c).Allows(keys.ReadStudents) {
+		return c.JSON(studentReference{ID: res.Value.ID})
 	}
 	return c.JSON(res.Value)
+}
+
+// studentReference is what a key without read:students learns of an existing student.
+type studentReference struct {
+	ID string `json:"id"`
 }
