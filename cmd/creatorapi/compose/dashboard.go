@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"go.uber.org/fx"
 
+	"github.com/creatorapi/creatorapi/adapters/secrets"
 	sqlaudit "github.com/creatorapi/creatorapi/adapters/sql/audit"
 	sqlmembers "github.com/creatorapi/creatorapi/adapters/sql/members"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -97,12 +98,14 @@ type dashboardParams struct {
 	Subs      domainwebhooks.Repository
 	Analytics analytics.Application
 	Daily     analyticsquery.DailyReadModel
+	MasterKey secrets.MasterKey
 }
 
 func newDashboardMount(p dashboardParams) (PublicMount, error) {
 	d, err := dashboard.New(dashboard.Deps{PublicURL: p.Config.PublicURL, Members: p.Members, Keys: p.Keys,
 		Audit: p.Audit, Webhooks: p.Webhooks, RequestHeaders: requestHeaders(p.Subs),
-		Summary: p.Analytics.Queries.GetSummary, Daily: analyticsquery.NewGetDailyHandler(p.Daily, p.Clock), Clock: p.Clock, Logger: p.Logger})
+		Summary: p.Analytics.Queries.GetSummary, Daily: analyticsquery.NewGetDailyHandler(p.Daily, p.Clock), Clock: p.Clock, Logger: p.Logger,
+		CSRFKey: p.MasterKey.For("dashboard-csrf/v1")})
 	if err != nil {
 		return nil, err
 	}

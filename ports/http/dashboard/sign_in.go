@@ -93,7 +93,7 @@ func (h *Dashboard) signOut(c *fiber.Ctx) error {
 		return err
 	}
 	if s != nil {
-		if !sameToken(c.FormValue("csrf"), s.CSRFToken) {
+		if !sameToken(formValue(c, "csrf"), s.CSRFToken) {
 			return csrfRefused
 		}
 		err := h.d.Members.Commands.SignOut.Handle(c.UserContext(), command.SignOut{
