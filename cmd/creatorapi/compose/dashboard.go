@@ -7,6 +7,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/modulelinks"
+	"github.com/creatorapi/creatorapi/adapters/secrets"
 	sqlaudit "github.com/creatorapi/creatorapi/adapters/sql/audit"
 	sqlmembers "github.com/creatorapi/creatorapi/adapters/sql/members"
 	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
@@ -80,12 +81,14 @@ type dashboardParams struct {
 	Webhooks  webhooks.Application
 	Subs      domainwebhooks.Repository
 	Analytics analytics.Application
+	MasterKey secrets.MasterKey
 }
 
 func newDashboardMount(p dashboardParams) (PublicMount, error) {
 	d, err := dashboard.New(dashboard.Deps{PublicURL: p.Config.PublicURL, Members: p.Members, Keys: p.Keys,
 		Audit: p.Audit, Webhooks: p.Webhooks, RequestHeaders: adapterwebhooks.RequestHeaders(p.Subs),
-		Summary: p.Analytics.Queries.GetSummary, Daily: p.Analytics.Queries.GetDaily, Clock: p.Clock, Logger: p.Logger})
+		Summary: p.Analytics.Queries.GetSummary, Daily: p.Analytics.Queries.GetDaily, Clock: p.Clock, Logger: p.Logger,
+		CSRFKey: p.MasterKey.For("dashboard-csrf/v1")})
 	if err != nil {
 		return nil, err
 	}

@@ -38,13 +38,17 @@ type Deps struct {
 	RequestHeaders func(ctx context.Context, workspaceID string, d *domainwebhooks.Delivery, at time.Time) (http.Header, error)
 	Clock          platform.Clock
 	Logger         *slog.Logger
+	// CSRFKey signs the double-submit tokens of the forms shown before sign-in (32+ bytes,
+	// the same on every instance: derived from the master key).
+	CSRFKey []byte
 }
 
 // Dashboard holds the parsed templates and the cookie rules.
 type Dashboard struct {
-	d       Deps
-	pages   pages
-	cookies cookieRules
+	d         Deps
+	pages     pages
+	cookies   cookieRules
+	anonymous anonymousTokens
 }
 
 // New parses the embedded templates.
@@ -53,44 +57,50 @@ func New(d Deps) (*Dashboard, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Dashboard{d: d, pages: p, cookies: newCookieRules(strings.HasPrefix(d.PublicURL, "https://"))}, nil
+	anonymous, err := newAnonymousTokens(d.CSRFKey)
+	if err != nil {
+		return nil, err
+	}
+	return &Dashboard{d: d, pages: p, cookies: newCookieRules(strings.HasPrefix(d.PublicURL, "https://")), anonymous: anonymous}, nil
 }
 
 // Register mounts every dashboard route on app.
 func (h *Dashboard) Register(app *fiber.App) {
-	g := app.Group(Prefix, securityHeaders)
+	g := app.Group(Prefix, securityHeaders, h.pageErrors(h.checkPath))
 	g.Get("/assets/:name", serveAsset)
 
 	g.Get("/", h.page(h.home))
 	g.Get("/sign-in", h.page(h.signInForm))
-	g.Post("/sign-in", h.page(h.requestLink))
+	g.Post("/sign-in", h.form(show(h.signInForm), h.requestLink))
 	g.Get("/sign-in/link", h.page(h.linkPage))
-	g.Post("/sign-in/link", h.page(h.signIn))
-	g.Post("/sign-out", h.page(h.signOut))
+	g.Post("/sign-in/link", h.form(show(h.linkPage), h.signIn))
+	g.Post("/sign-out", h.form(show(h.home), h.signOut))
 
-	w := g.Group("/w/:org", h.page(h.requireMember))
+	// Every route below: a session, membership and (POST) the CSRF token first, then the
+	// text rule, then the handler. form names the page a refused form is re-shown on.
+	w := g.Group("/w/:org", h.pageErrors(h.requireMember))
 	w.Get("/", h.page(h.overview))
 	w.Get("/keys", h.page(h.keysPage))
-	w.Post("/keys", h.page(h.createKey))
+	w.Post("/keys", h.form(show(h.keysPage), h.createKey))
 	w.Get("/keys/:id/revoke", h.page(h.confirmRevoke))
-	w.Post("/keys/:id/revoke", h.page(h.revokeKey))
+	w.Post("/keys/:id/revoke", h.form(show(h.confirmRevoke), h.revokeKey))
 	w.Get("/webhooks", h.page(h.webhooksPage))
-	w.Post("/webhooks", h.page(h.createWebhook))
+	w.Post("/webhooks", h.form(show(h.webhooksPage), h.createWebhook))
 	w.Get("/webhooks/events", h.page(h.catalogPage))
 	w.Get("/webhooks/:id", h.page(h.endpointPage))
-	w.Post("/webhooks/:id", h.page(h.updateWebhook))
-	w.Post("/webhooks/:id/disable", h.page(h.setWebhookStatus(false)))
-	w.Post("/webhooks/:id/enable", h.page(h.setWebhookStatus(true)))
-	w.Post("/webhooks/:id/rotate", h.page(h.rotateSecret))
-	w.Post("/webhooks/:id/test", h.page(h.sendTestEvent))
-	w.Post("/webhooks/:id/recover", h.page(h.recoverDeliveries))
+	w.Post("/webhooks/:id", h.form(show(h.endpointPage), h.updateWebhook))
+	w.Post("/webhooks/:id/disable", h.form(show(h.endpointPage), h.setWebhookStatus(false)))
+	w.Post("/webhooks/:id/enable", h.form(show(h.endpointPage), h.setWebhookStatus(true)))
+	w.Post("/webhooks/:id/rotate", h.form(show(h.endpointPage), h.rotateSecret))
+	w.Post("/webhooks/:id/test", h.form(show(h.endpointPage), h.sendTestEvent))
+	w.Post("/webhooks/:id/recover", h.form(show(h.deliveriesPage), h.recoverDeliveries))
 	w.Get("/webhooks/:id/deliveries", h.page(h.deliveriesPage))
 	w.Get("/webhooks/:id/deliveries/:did", h.page(h.deliveryPage))
-	w.Post("/webhooks/:id/deliveries/:did/resend", h.page(h.resendDelivery))
+	w.Post("/webhooks/:id/deliveries/:did/resend", h.form(show(h.deliveryPage), h.resendDelivery))
 	w.Get("/members", h.page(h.membersPage))
-	w.Post("/members", h.page(h.invite))
-	w.Get("/members/remove", h.page(h.confirmRemove))
-	w.Post("/members/remove", h.page(h.removeMember))
+	w.Post("/members", h.form(show(h.membersPage), h.invite))
+	w.Get("/members/remove", h.form(show(h.membersPage), h.confirmRemove))
+	w.Post("/members/remove", h.form(show(h.membersPage), h.removeMember))
 	w.Get("/audit", h.page(h.auditPage))
 	g.All("/*", h.page(func(c *fiber.Ctx) error { return notFound }))
 }

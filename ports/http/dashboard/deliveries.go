@@ -33,12 +33,6 @@ type logData struct {
 	Since      string
 }
 
-var logNotices = map[string]string{
-	"test":    "Test event queued: it is sent in a moment, to this endpoint only.",
-	"resent":  "Queued to be sent again now, with the same delivery id and bytes.",
-	"missing": "No delivery or event with that id in this endpoint's log.",
-}
-
 func (h *Dashboard) deliveriesPage(c *fiber.Ctx) error {
 	w, err := h.findWebhook(c)
 	if err != nil {
@@ -76,14 +70,7 @@ func (h *Dashboard) deliveriesPage(c *fiber.Ctx) error {
 	}
 	d.Since = since.UTC().Format(sinceLayout)
 	return h.render(c, fiber.StatusOK, "deliveries", view{Title: "Delivery log", Nav: "webhooks",
-		Notice: webhookNotices[c.Query("notice")] + recoveredNotice(c.Query("recovered")), Data: d})
-}
-
-func recoveredNotice(n string) string {
-	if n == "" {
-		return ""
-	}
-	return n + " failed deliveries queued to be sent again."
+		Notice: webhookNotices.of(c) + recoveredNotice(c), Data: d})
 }
 
 type headerLine struct{ Name, Value string }
@@ -123,7 +110,7 @@ func (h *Dashboard) deliveryPage(c *fiber.Ctx) error {
 		}
 		d.Attempts = append(d.Attempts, v)
 	}
-	notice := logNotices[c.Query("notice")]
+	notice := logNotices.of(c)
 	return h.render(c, fiber.StatusOK, "delivery", view{Title: "Delivery " + det.Delivery.ID, Nav: "webhooks", Notice: notice, Data: d})
 }
 
@@ -159,7 +146,7 @@ func (h *Dashboard) resendDelivery(c *fiber.Ctx) error {
 
 func (h *Dashboard) recoverDeliveries(c *fiber.Ctx) error {
 	ws := membershipOf(c).WorkspaceID
-	since, err := time.Parse(sinceLayout, c.FormValue("since"))
+	since, err := time.Parse(sinceLayout, formValue(c, "since"))
 	if err != nil {
 		return fiber.NewError(fiber.StatusUnprocessableEntity, "Since: give a date and time (UTC), e.g. 2026-01-31T08:00.")
 	}

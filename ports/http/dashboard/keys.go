@@ -24,8 +24,6 @@ type keysData struct {
 // keysPerPage keeps the page fast with thousands of keys.
 const keysPerPage = 50
 
-var keyNotices = map[string]string{"revoked": "The key is revoked: requests with it are refused from now on."}
-
 func (h *Dashboard) keysPage(c *fiber.Ctx) error {
 	return h.renderKeys(c, fiber.StatusOK, "", "", nil)
 }
@@ -45,7 +43,7 @@ func (h *Dashboard) renderKeys(c *fiber.Ctx, status int, errText, name string, c
 		boxes[i] = scopeBox{Name: string(s), Checked: on[string(s)]}
 	}
 	return h.render(c, status, "keys", view{Title: "API keys", Nav: "keys", Error: errText,
-		Notice: keyNotices[c.Query("notice")], Data: keysData{Name: name, Scopes: boxes, Keys: page.Items, Next: formatPosition(page.Next)}})
+		Notice: keyNotices.of(c), Data: keysData{Name: name, Scopes: boxes, Keys: page.Items, Next: formatPosition(page.Next)}})
 }
 
 type createdData struct {
@@ -57,11 +55,8 @@ type createdData struct {
 // createKey shows the secret in the response to the POST, once: it is in no URL, no
 // redirect, no log, and the page is not stored by the browser.
 func (h *Dashboard) createKey(c *fiber.Ctx) error {
-	name := c.FormValue("name")
-	var scopes []string
-	for _, v := range c.Request().PostArgs().PeekMulti("scopes") {
-		scopes = append(scopes, string(v))
-	}
+	name := formValue(c, "name")
+	scopes := formValues(c, "scopes")
 	k, err := h.d.Keys.Commands.CreateKey.Handle(c.UserContext(), command.CreateKey{
 		WorkspaceID: membershipOf(c).WorkspaceID, Name: name, Scopes: scopes})
 	if msg, ok := formError(err); ok {

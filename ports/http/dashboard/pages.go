@@ -19,11 +19,6 @@ type membersData struct {
 	Pending bool
 }
 
-var memberNotices = map[string]string{
-	"invited": "Invitation sent: they join with the link in their e-mail.",
-	"removed": "Removed: they no longer have access to this workspace.",
-}
-
 func (h *Dashboard) membersPage(c *fiber.Ctx) error {
 	return h.renderMembers(c, fiber.StatusOK, "", "")
 }
@@ -38,13 +33,13 @@ func (h *Dashboard) renderMembers(c *fiber.Ctx, status int, errText, email strin
 		d.Pending = d.Pending || m.Pending()
 	}
 	return h.render(c, status, "members", view{Title: "Members", Nav: "members", Error: errText,
-		Notice: memberNotices[c.Query("notice")], Data: d})
+		Notice: memberNotices.of(c), Data: d})
 }
 
 func (h *Dashboard) invite(c *fiber.Ctx) error {
 	m := membershipOf(c)
-	email := c.FormValue("email")
-	_, err := h.d.Members.Commands.Invite.Handle(c.UserContext(), command.Invite{WorkspaceID: m.WorkspaceID, Email: email, Role: c.FormValue("role")})
+	email := formValue(c, "email")
+	_, err := h.d.Members.Commands.Invite.Handle(c.UserContext(), command.Invite{WorkspaceID: m.WorkspaceID, Email: email, Role: formValue(c, "role")})
 	if msg, ok := formError(err); ok {
 		return h.renderMembers(c, fiber.StatusUnprocessableEntity, msg, email)
 	}
@@ -70,7 +65,7 @@ func (h *Dashboard) confirmRemove(c *fiber.Ctx) error {
 
 func (h *Dashboard) removeMember(c *fiber.Ctx) error {
 	m := membershipOf(c)
-	_, err := h.d.Members.Commands.RemoveMember.Handle(c.UserContext(), command.RemoveMember{WorkspaceID: m.WorkspaceID, Email: c.FormValue("email")})
+	_, err := h.d.Members.Commands.RemoveMember.Handle(c.UserContext(), command.RemoveMember{WorkspaceID: m.WorkspaceID, Email: formValue(c, "email")})
 	if msg, ok := formError(err); ok {
 		return h.renderMembers(c, fiber.StatusUnprocessableEntity, msg, "")
 	}

@@ -91,6 +91,9 @@ func (h *Dashboard) render(c *fiber.Ctx, status int, page string, v view) error 
 		v.Base = Prefix + "/w/" + m.WorkspaceID
 		v.Workspaces, _ = c.Locals(workspacesKey{}).([]members.Membership)
 	}
+	if msg := inputFault(c); msg != "" && (status == fiber.StatusOK || status == fiber.StatusUnprocessableEntity) {
+		status, v.Error = fiber.StatusUnprocessableEntity, msg // a page re-shown for a refused input
+	}
 	var buf bytes.Buffer
 	if err := h.pages[page].ExecuteTemplate(&buf, "layout", v); err != nil {
 		return fmt.Errorf("render %s: %w", page, err)
@@ -104,8 +107,28 @@ func (h *Dashboard) render(c *fiber.Ctx, status int, page string, v view) error 
 
 var notFound = kernel.NotFound("page not found")
 
-// page turns a handler's error into an HTML page: the JSON envelope is the API's.
-func (h *Dashboard) page(fn fiber.Handler) fiber.Handler {
+func isNotFound(err error) bool { return kernel.KindOf(err) == kernel.KindNotFound }
+
+// page wraps a page's handler: the text rule first (a violation re-shows the page
+// without its query, as 422), then fn.
+func (h *Dashboard) page(fn fiber.Handler) fiber.Handler { return h.form(show(fn), fn) }
+
+// show names the page that holds a form (or the page itself).
+type show fiber.Handler
+
+// form wraps the handler of a form: a request that breaks the text rule re-shows the
+// form's page as 422 with the rule's message, and fn never runs.
+func (h *Dashboard) form(page show, fn fiber.Handler) fiber.Handler {
+	return h.pageErrors(func(c *fiber.Ctx) error {
+		if msg := requestTextFault(c); msg != "" {
+			return h.reshow(c, fiber.Handler(page), msg)
+		}
+		return fn(c)
+	})
+}
+
+// pageErrors turns a handler's error into an HTML page: the JSON envelope is the API's.
+func (h *Dashboard) pageErrors(fn fiber.Handler) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		err := fn(c)
 		if err == nil {

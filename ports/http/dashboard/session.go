@@ -1,9 +1,6 @@
 package dashboard
 
 import (
-	"crypto/rand"
-	"crypto/subtle"
-	"encoding/base64"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -85,7 +82,7 @@ func (h *Dashboard) requireMember(c *fiber.Ctx) error {
 	if s == nil {
 		return c.Redirect(Prefix+"/sign-in", fiber.StatusSeeOther)
 	}
-	if c.Method() == fiber.MethodPost && !sameToken(c.FormValue("csrf"), s.CSRFToken) {
+	if c.Method() == fiber.MethodPost && !sameToken(formValue(c, "csrf"), s.CSRFToken) {
 		return csrfRefused
 	}
 	m, err := h.d.Members.Queries.Membership.Handle(c.UserContext(), memberquery.MembershipOf{WorkspaceID: c.Params("org"), Email: s.Email})
@@ -99,30 +96,4 @@ func (h *Dashboard) requireMember(c *fiber.Ctx) error {
 	}
 	c.Locals(workspacesKey{}, list)
 	return c.Next()
-}
-
-var csrfRefused = fiber.NewError(fiber.StatusForbidden, "This form has expired or did not come from this site. Go back, reload the page and try again.")
-
-func sameToken(got, want string) bool {
-	return got != "" && want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
-}
-
-// anonymousCSRF is the double-submit token of the forms shown before sign-in: a random
-// value in an HttpOnly SameSite cookie that the form must repeat.
-func (h *Dashboard) anonymousCSRF(c *fiber.Ctx) string {
-	if v := c.Cookies(h.cookies.csrf); len(v) >= 32 {
-		return v
-	}
-	buf := make([]byte, 32)
-	_, _ = rand.Read(buf)
-	v := base64.RawURLEncoding.EncodeToString(buf)
-	h.cookies.set(c, h.cookies.csrf, v, time.Time{})
-	return v
-}
-
-func (h *Dashboard) checkAnonymousCSRF(c *fiber.Ctx) error {
-	if !sameToken(c.FormValue("csrf"), c.Cookies(h.cookies.csrf)) {
-		return csrfRefused
-	}
-	return nil
 }

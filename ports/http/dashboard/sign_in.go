@@ -107,7 +107,7 @@ func (h *Dashboard) signOut(c *fiber.Ctx) error {
 		return err
 	}
 	if s != nil {
-		if !sameToken(c.FormValue("csrf"), s.CSRFToken) {
+		if !sameToken(formValue(c, "csrf"), s.CSRFToken) {
 			return csrfRefused
 		}
 		_, err := h.d.Members.Commands.SignOut.Handle(c.UserContext(), command.SignOut{

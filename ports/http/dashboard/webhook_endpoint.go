@@ -64,7 +64,7 @@ func (h *Dashboard) renderEndpoint(c *fiber.Ctx, status int, errText, url string
 		d.Failed = failed.Items[0]
 	}
 	return h.render(c, status, "webhook", view{Title: "Endpoint", Nav: "webhooks", Error: errText,
-		Notice: webhookNotices[c.Query("notice")], Data: d})
+		Notice: webhookNotices.of(c), Data: d})
 }
 
 func (h *Dashboard) endpointURL(c *fiber.Ctx, notice string) string {
@@ -72,7 +72,7 @@ func (h *Dashboard) endpointURL(c *fiber.Ctx, notice string) string {
 }
 
 func (h *Dashboard) updateWebhook(c *fiber.Ctx) error {
-	url, types := c.FormValue("url"), formValues(c, "events")
+	url, types := formValue(c, "url"), formValues(c, "events")
 	_, err := h.d.Webhooks.Commands.UpdateWebhook.Handle(c.UserContext(), webhookcmd.UpdateWebhook{
 		WorkspaceID: membershipOf(c).WorkspaceID, WebhookID: c.Params("id"), URL: url, Events: types})
 	if msg, ok := formError(err); ok {
@@ -119,7 +119,7 @@ func (h *Dashboard) rotateSecret(c *fiber.Ctx) error {
 func (h *Dashboard) sendTestEvent(c *fiber.Ctx) error {
 	ws := membershipOf(c).WorkspaceID
 	sent, err := h.d.Webhooks.Commands.SendTestEvent.Handle(c.UserContext(), webhookcmd.SendTestEvent{
-		WorkspaceID: ws, WebhookID: c.Params("id"), Type: c.FormValue("type")})
+		WorkspaceID: ws, WebhookID: c.Params("id"), Type: formValue(c, "type")})
 	if msg, ok := formError(err); ok {
 		return h.renderEndpoint(c, fiber.StatusUnprocessableEntity, msg, "", nil)
 	}

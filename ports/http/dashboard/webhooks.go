@@ -40,12 +40,6 @@ type webhooksData struct {
 	Endpoints []endpointRow
 }
 
-var webhookNotices = map[string]string{
-	"updated":  "Saved.",
-	"disabled": "Disabled: events wait, undelivered, until you enable the endpoint again.",
-	"enabled":  "Enabled: waiting deliveries are being sent.",
-}
-
 func (h *Dashboard) webhooksPage(c *fiber.Ctx) error {
 	return h.renderWebhooks(c, fiber.StatusOK, "", "", nil)
 }
@@ -65,15 +59,7 @@ func (h *Dashboard) renderWebhooks(c *fiber.Ctx, status int, errText, url string
 		rows[i] = endpointRow{Webhook: w, Stats: stats[w.ID]}
 	}
 	return h.render(c, status, "webhooks", view{Title: "Webhooks", Nav: "webhooks", Error: errText,
-		Notice: webhookNotices[c.Query("notice")], Data: webhooksData{URL: url, Types: typeBoxes(checked), Endpoints: rows}})
-}
-
-func formValues(c *fiber.Ctx, name string) []string {
-	var out []string
-	for _, v := range c.Request().PostArgs().PeekMulti(name) {
-		out = append(out, string(v))
-	}
-	return out
+		Notice: webhookNotices.of(c), Data: webhooksData{URL: url, Types: typeBoxes(checked), Endpoints: rows}})
 }
 
 type secretData struct {
@@ -84,7 +70,7 @@ type secretData struct {
 
 // createWebhook shows the signing secret in the response to the POST, once (no-store).
 func (h *Dashboard) createWebhook(c *fiber.Ctx) error {
-	url, types := c.FormValue("url"), formValues(c, "events")
+	url, types := formValue(c, "url"), formValues(c, "events")
 	w, err := h.d.Webhooks.Commands.CreateWebhook.Handle(c.UserContext(), webhookcmd.CreateWebhook{
 		WorkspaceID: membershipOf(c).WorkspaceID, URL: url, Events: types})
 	if msg, ok := formError(err); ok {
