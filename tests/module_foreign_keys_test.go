@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -175,7 +176,7 @@ func TestMigration00017RoundTripKeepsRows(t *testing.T) {
 		if _, err := p.Up(ctx); err != nil {
 			t.Fatalf("up again: %v", err)
 		}
-		check("up", schemaAt(t, sameKindURL(t, url), 17))
+		check("up", schemaAt(t, sameKindURL(t, url), math.MaxInt64)) // the newest schema: later migrations too
 	})
 }
 
