@@ -25,7 +25,7 @@ func TestAnalyticsProjectionMatchesTheSourceTables(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1,000 operations and a built binary; skipped with -short")
 	}
-	testenv.EachTransportParallel(t, func(t *testing.T, dbURL string, tr testenv.Transport) {
+	testenv.EachTransport(t, func(t *testing.T, dbURL string, tr testenv.Transport) {
 		env := testenv.Start(t, dbURL, tr.Option)
 		start := testenv.Epoch.AddDate(0, 0, -150)
 		env.Clock.Set(start)
@@ -83,7 +83,7 @@ func TestAnalyticsProjectionMatchesTheSourceTables(t *testing.T) {
 // A service stopped while the projection is behind (mid-batch) and started again on the
 // same database neither loses nor double counts an event.
 func TestAnalyticsProjectionSurvivesAStopMidStream(t *testing.T) {
-	testenv.EachTransportParallel(t, func(t *testing.T, dbURL string, tr testenv.Transport) {
+	testenv.EachTransport(t, func(t *testing.T, dbURL string, tr testenv.Transport) {
 		env := testenv.Start(t, dbURL, tr.Option)
 		start := testenv.Epoch.AddDate(0, 0, -40)
 		env.Clock.Set(start)

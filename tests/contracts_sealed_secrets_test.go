@@ -7,8 +7,8 @@ import (
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
-// The master key's port to the webhooks module (SealedSecrets) behaves alike on the
-// memory twin, SQLite and PostgreSQL.
+// The master key's port to the webhooks module (SealedSecrets) behaves alike on SQLite
+// and PostgreSQL.
 func TestContractWebhookSealedSecrets(t *testing.T) {
 	testenv.Contract(t, testenv.SealedSecretAdapters, contracttest.WebhookSealedSecrets)
 }

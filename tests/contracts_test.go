@@ -7,9 +7,9 @@ import (
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
-// Every module's ports meet one contract each, with identical expectations on memory,
-// SQLite and PostgreSQL (adapters/contracttest; testenv.Contract runs a suite on every
-// adapter set with the module's factory).
+// Every module's ports meet one contract each, with identical expectations on SQLite and
+// PostgreSQL (adapters/contracttest; testenv.Contract runs a suite on both databases with
+// the module's factory).
 
 func TestContractWorkspaces(t *testing.T) {
 	testenv.Contract(t, testenv.WorkspaceAdapters, contracttest.Workspaces)

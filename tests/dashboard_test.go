@@ -2,10 +2,6 @@ package tests
 
 import (
 	"context"
-	"github.com/creatorapi/creatorapi/adapters/clock"
-	"github.com/creatorapi/creatorapi/adapters/ids"
-	memaudit "github.com/creatorapi/creatorapi/adapters/memory/audit"
-	memmembers "github.com/creatorapi/creatorapi/adapters/memory/members"
 	"net/http"
 	"net/url"
 	"strings"
@@ -409,24 +405,9 @@ func TestDashboardKeysCreateUseRevoke(t *testing.T) {
 	})
 }
 
-// On the databases and on the members and audit modules' memory twins (whose tables
-// then stay empty: the swap reached every port).
 func TestDashboardRoles(t *testing.T) {
-	testenv.EachAdapterSet(t, func(t *testing.T, set testenv.AdapterSet, dbURL string) {
-		var extra []fx.Option
-		if set == testenv.Memory {
-			dbURL = testenv.NewSQLiteURL(t)
-			extra = append(extra, testenv.MemoryMembers(memmembers.New()), testenv.MemoryAudit(memaudit.New(ids.NewULIDs(clock.System{}), clock.System{})))
-		}
-		d := startDashboard(t, dbURL, "", extra...)
-		if set == testenv.Memory {
-			defer func() {
-				var rows int
-				if err := d.DB.Reader.Get(&rows, `SELECT (SELECT COUNT(*) FROM workspace_members) + (SELECT COUNT(*) FROM dashboard_sessions) + (SELECT COUNT(*) FROM audit_log)`); err != nil || rows != 0 {
-					t.Errorf("the memory twins left %d rows in the members and audit tables (%v)", rows, err)
-				}
-			}()
-		}
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		d := startDashboard(t, dbURL, "")
 		ws := d.CreateWorkspace(t, "Roles")
 		owner := d.signedIn(t, ws)
 		members := "/dashboard/w/" + ws + "/members"

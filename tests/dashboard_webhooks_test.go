@@ -125,100 +125,136 @@ func containsAll(list []string, want ...string) bool {
 	return true
 }
 
-func TestDashboardWebhookEndpointActions(t *testing.T) {
-	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
-		d := startWebhookDashboard(t, dbURL)
-		ws := d.CreateWorkspace(t, "Hooks")
-		p := d.dash.signedIn(t, ws)
-		rc := testenv.NewReceiver(t)
-		id, oldSecret := addEndpoint(t, p, ws, rc.URL+"/a", "order.paid")
-		base := "/dashboard/w/" + ws + "/webhooks/" + id
+// endpointPage is a signed-in owner on the page of one endpoint (secret shown once) that
+// delivers order.paid to a receiver: the start of each endpoint action's test.
+type endpointPage struct {
+	d           webhookDash
+	p           *testenv.Person
+	ws, base    string
+	rc          *testenv.Receiver
+	firstSecret string
+}
 
-		// Change URL and types; the rules apply.
-		p.Get(t, base).Expect(t, http.StatusOK)
-		r := p.Post(t, base, url.Values{"url": {"https://"}, "events": {"order.paid"}})
-		r.Expect(t, http.StatusUnprocessableEntity)
-		p.Get(t, base).Expect(t, http.StatusOK)
-		r = p.Post(t, base, url.Values{"url": {rc.URL + "/b"}, "events": {"student.created", "order.paid"}})
+func openEndpointPage(t *testing.T, dbURL string) endpointPage {
+	t.Helper()
+	d := startWebhookDashboard(t, dbURL)
+	ws := d.CreateWorkspace(t, "Hooks")
+	p := d.dash.signedIn(t, ws)
+	rc := testenv.NewReceiver(t)
+	id, secret := addEndpoint(t, p, ws, rc.URL+"/a", "order.paid")
+	return endpointPage{d: d, p: p, ws: ws, base: "/dashboard/w/" + ws + "/webhooks/" + id, rc: rc, firstSecret: secret}
+}
+
+// wantAudited fails unless the workspace's audit log holds every action in want.
+func (e endpointPage) wantAudited(t *testing.T, want ...string) {
+	t.Helper()
+	if acts := e.d.dash.auditActions(t, e.ws); !containsAll(acts, want...) {
+		t.Fatalf("audit %v, want %v", acts, want)
+	}
+}
+
+// A change of URL and event types follows the creation rules and shows on the page.
+func TestDashboardWebhookEndpointChangeFollowsTheRules(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		e := openEndpointPage(t, dbURL)
+		e.p.Get(t, e.base).Expect(t, http.StatusOK)
+		e.p.Post(t, e.base, url.Values{"url": {"https://"}, "events": {"order.paid"}}).Expect(t, http.StatusUnprocessableEntity)
+		e.p.Get(t, e.base).Expect(t, http.StatusOK)
+		r := e.p.Post(t, e.base, url.Values{"url": {e.rc.URL + "/b"}, "events": {"student.created", "order.paid"}})
 		if r.Status != http.StatusSeeOther {
 			t.Fatalf("update: %d %s", r.Status, r.Body)
 		}
-		page := body(p.Get(t, base).Expect(t, http.StatusOK))
-		if !strings.Contains(page, rc.URL+"/b") || !strings.Contains(page, `value="student.created" checked`) {
+		page := body(e.p.Get(t, e.base).Expect(t, http.StatusOK))
+		if !strings.Contains(page, e.rc.URL+"/b") || !strings.Contains(page, `value="student.created" checked`) {
 			t.Fatalf("change not shown: %s", page)
 		}
+		e.wantAudited(t, "webhook.created", "webhook.updated")
+	})
+}
 
-		// Disable: the event waits. Enable: it is sent.
-		p.Post(t, base+"/disable", nil).Expect(t, http.StatusSeeOther)
-		page = body(p.Get(t, base).Expect(t, http.StatusOK))
-		if !strings.Contains(page, "Disabled by a person") {
+// A disabled endpoint is skipped by the fan-out; enabling it is recorded.
+func TestDashboardWebhookDisabledEndpointGetsNothing(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		e := openEndpointPage(t, dbURL)
+		e.p.Post(t, e.base+"/disable", nil).Expect(t, http.StatusSeeOther)
+		if page := body(e.p.Get(t, e.base).Expect(t, http.StatusOK)); !strings.Contains(page, "Disabled by a person") {
 			t.Fatalf("status after disable: %s", page)
 		}
-		d.CreateStudent(t, ws, "ada@example.com")
+		e.d.CreateStudent(t, e.ws, "ada@example.com")
 		time.Sleep(200 * time.Millisecond) // the fan-out skips disabled endpoints: nothing to wait for
-		d.RunDue(t)
-		if n := len(rc.Got()); n != 0 {
+		e.d.RunDue(t)
+		if n := len(e.rc.Got()); n != 0 {
 			t.Fatalf("disabled endpoint got %d requests", n)
 		}
-		p.Post(t, base+"/enable", nil).Expect(t, http.StatusSeeOther)
+		e.p.Post(t, e.base+"/enable", nil).Expect(t, http.StatusSeeOther)
+		e.wantAudited(t, "webhook.disabled", "webhook.enabled")
+	})
+}
 
-		// Send test event: this endpoint only, marked, signed.
+// "Send test event" reaches this endpoint only, marked as a test, signed, and its
+// delivery page says so.
+func TestDashboardWebhookTestEventReachesThisEndpointOnly(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		e := openEndpointPage(t, dbURL)
 		other := testenv.NewReceiver(t)
-		addEndpoint(t, p, ws, other.URL+"/other", "order.paid")
-		p.Get(t, base).Expect(t, http.StatusOK)
-		r = p.Post(t, base+"/test", url.Values{"type": {"order.paid"}})
-		if r.Status != http.StatusSeeOther || !strings.Contains(r.Header.Get("Location"), base+"/deliveries/evd_") {
+		addEndpoint(t, e.p, e.ws, other.URL+"/other", "order.paid")
+		e.p.Get(t, e.base).Expect(t, http.StatusOK)
+		r := e.p.Post(t, e.base+"/test", url.Values{"type": {"order.paid"}})
+		if r.Status != http.StatusSeeOther || !strings.Contains(r.Header.Get("Location"), e.base+"/deliveries/evd_") {
 			t.Fatalf("test event: %d %s", r.Status, r.Header.Get("Location"))
 		}
-		d.RunDue(t)
-		got := rc.Got()
+		e.d.RunDue(t)
+		got := e.rc.Got()
 		if len(got) != 1 || len(other.Got()) != 0 {
 			t.Fatalf("test event reached %d/%d requests, want 1 here and 0 elsewhere", len(got), len(other.Got()))
 		}
 		if got[0].Header.Get("X-SVC-Test") != "true" || !strings.HasPrefix(got[0].Header.Get("webhook-id"), "evt_test_") {
 			t.Fatalf("test event not marked: %v", got[0].Header)
 		}
-		if _, ok := testenv.VerifySVC(got[0], oldSecret); !ok {
+		if _, ok := testenv.VerifySVC(got[0], e.firstSecret); !ok {
 			t.Fatal("test event not signed")
 		}
 		if !strings.Contains(string(got[0].Body), `"type":"order.paid"`) || !strings.Contains(string(got[0].Body), `"receipt":{"number":`) {
 			t.Fatalf("test event body: %s", got[0].Body)
 		}
-		deliveryPage := body(p.Get(t, r.Header.Get("Location")).Expect(t, http.StatusOK))
+		deliveryPage := body(e.p.Get(t, r.Header.Get("Location")).Expect(t, http.StatusOK))
 		if !strings.Contains(deliveryPage, "test event") || !strings.Contains(deliveryPage, "X-Svc-Test") {
 			t.Fatalf("delivery page of the test event: %s", deliveryPage)
 		}
+		e.wantAudited(t, "webhook.test_sent")
+	})
+}
 
-		// Rotate: the new secret once, both signatures for 24 hours, the end shown.
-		p.Get(t, base).Expect(t, http.StatusOK)
-		r = p.Post(t, base+"/rotate", nil)
+// Rotation shows the new secret once; both secrets sign for 24 hours, and the page says
+// until when.
+func TestDashboardWebhookRotationSignsWithBothSecretsForADay(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		e := openEndpointPage(t, dbURL)
+		e.p.Get(t, e.base).Expect(t, http.StatusOK)
+		r := e.p.Post(t, e.base+"/rotate", nil)
 		r.Expect(t, http.StatusOK)
 		if r.Header.Get("Cache-Control") != "no-store" {
 			t.Fatal("rotation page is stored")
 		}
 		newSecret := shownSecret(t, r)
-		ends := d.Clock.Now().Add(24 * time.Hour).UTC().Format("2006-01-02 15:04:05")
-		if newSecret == oldSecret || !strings.Contains(body(r), "Until "+ends+" UTC") {
+		ends := e.d.Clock.Now().Add(24 * time.Hour).UTC().Format("2006-01-02 15:04:05")
+		if newSecret == e.firstSecret || !strings.Contains(body(r), "Until "+ends+" UTC") {
 			t.Fatalf("rotation page: %s", body(r))
 		}
-		if page := body(p.Get(t, base).Expect(t, http.StatusOK)); !strings.Contains(page, "still signs until "+ends) || strings.Contains(page, newSecret) {
+		if page := body(e.p.Get(t, e.base).Expect(t, http.StatusOK)); !strings.Contains(page, "still signs until "+ends) || strings.Contains(page, newSecret) {
 			t.Fatal("endpoint page after rotation")
 		}
-		p.Post(t, base+"/test", url.Values{"type": {"student.created"}}).Expect(t, http.StatusSeeOther)
-		d.RunDue(t)
-		got = rc.Got()
+		e.p.Post(t, e.base+"/test", url.Values{"type": {"order.paid"}}).Expect(t, http.StatusSeeOther)
+		e.d.RunDue(t)
+		got := e.rc.Got()
 		last := got[len(got)-1]
 		if n, ok := testenv.VerifySVC(last, newSecret); !ok || n != 2 {
 			t.Fatalf("new secret: %d signatures, ok %v", n, ok)
 		}
-		if _, ok := testenv.VerifySVC(last, oldSecret); !ok {
+		if _, ok := testenv.VerifySVC(last, e.firstSecret); !ok {
 			t.Fatal("old secret no longer signs during the overlap")
 		}
-
-		want := []string{"webhook.created", "webhook.updated", "webhook.disabled", "webhook.enabled", "webhook.test_sent", "webhook.secret_rotated"}
-		if acts := d.dash.auditActions(t, ws); !containsAll(acts, want...) {
-			t.Fatalf("audit %v, want %v", acts, want)
-		}
+		e.wantAudited(t, "webhook.secret_rotated")
 	})
 }
 

@@ -146,10 +146,7 @@ func TestWebhookVerificationSnippetsAcceptARealDelivery(t *testing.T) {
 	for _, r := range runners {
 		t.Run(r.name, func(t *testing.T) {
 			if _, err := exec.LookPath(r.tool); err != nil {
-				if os.Getenv("CI") == "true" {
-					t.Fatalf("%s is required under CI: %v", r.tool, err)
-				}
-				t.Skipf("SKIPPED LOUDLY: %s not installed, the %s snippet is not proven here", r.tool, r.name)
+				testenv.SkipSuite(t, "Webhook catalogue "+r.name+" snippet", r.tool+" is not installed", "install "+r.tool)
 			}
 			run := func(body []byte, header, key string) (string, error) {
 				c := r.cmd(dir)

@@ -95,7 +95,7 @@ func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
-	testenv.EachDatabaseParallel(t, func(t *testing.T, dbURL string) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		bin := buildBinary(t)
 		apiAddr, adminAddr := testenv.FreeAddr(t), testenv.FreeAddr(t)
 		vars := append(os.Environ(),

@@ -1,8 +1,8 @@
 // Package contracttest holds one contract suite per port: the expectations every
-// implementation of the port meets, whatever it stores in (memory, SQLite, PostgreSQL).
+// implementation of the port meets, whatever it stores in (SQLite, PostgreSQL).
 // A suite takes a factory for the implementation under test; tests/contracts_*_test.go
-// run each suite on every adapter set. Add a suite here when a module's port gets a
-// second implementation, and run it on all of them.
+// run each suite on both databases. Add a suite here when a module's port gets an
+// implementation, and run it on all of them.
 package contracttest
 
 import (
@@ -15,8 +15,8 @@ import (
 	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
-// References make the ids a module's records name: on the databases real rows of the
-// owning modules (foreign keys check them), in memory plain ids. Ids are unique per call,
+// References make the ids a module's records name: real rows of the owning modules,
+// written through their adapters. Ids are unique per call,
 // but NewEnrollment answers the same id for the same pair (one enrollment per pair).
 type References struct {
 	NewWorkspace  func(t *testing.T) string

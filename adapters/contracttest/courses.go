@@ -69,9 +69,7 @@ func mustUpdate(t *testing.T, a CourseAdapters, c *courses.Course) {
 
 func wantSame(t *testing.T, got, want *courses.Course) {
 	t.Helper()
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("stored course differs:\n got %+v\nwant %+v", got, want)
-	}
+	mustMatch(t, "stored course differs", want, got)
 }
 
 // CourseRepository is the contract of courses.Repository.
@@ -241,9 +239,7 @@ func CourseReadModel(t *testing.T, open CourseFactory) {
 			}
 			page.After = p.Next
 		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("listed %v; want %v", got, want)
-		}
+		mustMatch(t, "listed", want, got)
 		empty, err := a.Reads.ListPublished(ctx, a.NewWorkspace(t), platform.PageRequest{Limit: 3})
 		if err != nil || len(empty.Items) != 0 || empty.HasMore {
 			t.Fatalf("empty workspace: %+v, %v", empty, err)

@@ -55,13 +55,15 @@ func EnrollmentRepository(t *testing.T, open EnrollmentFactory) {
 		e := newEnrollment(t, ws, a.NewStudent(t, ws), course, 0)
 		mustEnroll(t, a, e)
 		got, err := a.Repo.Get(ctx, ws, e.ID)
-		if err != nil || !reflect.DeepEqual(got, e) {
+		if err != nil {
 			t.Fatalf("Get = %+v, %v; want %+v", got, err, e)
 		}
+		mustMatch(t, "Get", e, got)
 		got, err = a.Repo.GetByPair(ctx, ws, e.StudentID, e.CourseID)
-		if err != nil || !reflect.DeepEqual(got, e) {
+		if err != nil {
 			t.Fatalf("GetByPair = %+v, %v; want %+v", got, err, e)
 		}
+		mustMatch(t, "GetByPair", e, got)
 	})
 
 	t.Run("update saves status and instants", func(t *testing.T) {
@@ -76,9 +78,10 @@ func EnrollmentRepository(t *testing.T, open EnrollmentFactory) {
 			t.Fatalf("update: %v", err)
 		}
 		got, err := a.Repo.Get(ctx, ws, e.ID)
-		if err != nil || !reflect.DeepEqual(got, e) {
+		if err != nil {
 			t.Fatalf("after update: %+v, %v; want %+v", got, err, e)
 		}
+		mustMatch(t, "after update", e, got)
 	})
 
 	t.Run("a second enrollment of the pair is not added", func(t *testing.T) {
@@ -171,9 +174,10 @@ func EnrollmentReads(t *testing.T, open EnrollmentFactory) {
 		e := newEnrollment(t, ws, a.NewStudent(t, ws), course, 0)
 		mustEnroll(t, a, e)
 		got, err := a.Reads.Find(ctx, ws, e.ID)
-		if err != nil || !reflect.DeepEqual(got, query.FromDomain(e)) {
+		if err != nil {
 			t.Fatalf("Find = %+v, %v", got, err)
 		}
+		mustMatch(t, "Find", query.FromDomain(e), got)
 		_, err = a.Reads.Find(ctx, other, e.ID)
 		wantKind(t, err, kernel.KindNotFound, "")
 	})
@@ -214,9 +218,7 @@ func EnrollmentReads(t *testing.T, open EnrollmentFactory) {
 			t.Fatalf("OfStudents = %+v", got)
 		}
 		want := query.Facts{ID: late.ID, StudentID: s1, CourseID: c1, Status: "active", CreatedAt: at(5), CompletedLessons: 2}
-		if !reflect.DeepEqual(got[s1][1], want) {
-			t.Fatalf("facts %+v; want %+v", got[s1][1], want)
-		}
+		mustMatch(t, "facts", want, got[s1][1])
 		if got, err := a.Published.OfStudents(ctx, other, []string{s1}); err != nil || len(got) != 0 {
 			t.Fatalf("another workspace sees %v, %v", got, err)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"reflect"
 	"testing"
 	"time"
 
@@ -66,13 +65,15 @@ func KeyRepository(t *testing.T, open KeyFactory) {
 		k := newKey(t, ws, "reader", 0)
 		mustAddKey(t, a, k)
 		got, err := a.Repo.Get(ctx, ws, k.ID)
-		if err != nil || !reflect.DeepEqual(got, k) {
+		if err != nil {
 			t.Fatalf("Get = %+v, %v; want %+v", got, err, k)
 		}
+		mustMatch(t, "Get", k, got)
 		got, err = a.Repo.FindByLookup(ctx, k.Lookup)
-		if err != nil || !reflect.DeepEqual(got, k) {
+		if err != nil {
 			t.Fatalf("FindByLookup = %+v, %v; want %+v", got, err, k)
 		}
+		mustMatch(t, "FindByLookup", k, got)
 	})
 
 	t.Run("another workspace's key is not found, nor an unknown lookup", func(t *testing.T) {
@@ -129,9 +130,10 @@ func KeyRepository(t *testing.T, open KeyFactory) {
 			}
 		}
 		list, err := a.Repo.List(ctx, ws)
-		if err != nil || !reflect.DeepEqual(keyIDs(list), want) {
+		if err != nil {
 			t.Fatalf("List = %v, %v; want %v", keyIDs(list), err, want)
 		}
+		mustMatch(t, "List", want, keyIDs(list))
 		var paged []string
 		var after *platform.Position
 		for {
@@ -146,9 +148,7 @@ func KeyRepository(t *testing.T, open KeyFactory) {
 			last := page[len(page)-1]
 			after = &platform.Position{CreatedAt: last.CreatedAt, ID: last.ID}
 		}
-		if !reflect.DeepEqual(paged, want) {
-			t.Fatalf("pages = %v; want %v", paged, want)
-		}
+		mustMatch(t, "pages", want, paged)
 	})
 
 	t.Run("revocation is stored once; the earliest time is kept, racing calls too", func(t *testing.T) {
@@ -249,8 +249,9 @@ func KeyUsage(t *testing.T, open KeyFactory) {
 			{KeyID: alpha.ID, Name: "alpha", Day: "2026-11-22", Requests: 8},
 			{KeyID: beta.ID, Name: "beta", Day: "2026-11-21", Requests: 40},
 		}
-		if err != nil || !reflect.DeepEqual(got, want) {
+		if err != nil {
 			t.Fatalf("Daily = %+v, %v; want %+v", got, err, want)
 		}
+		mustMatch(t, "Daily", want, got)
 	})
 }

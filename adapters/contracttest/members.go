@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"reflect"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -57,13 +56,15 @@ func MemberRows(t *testing.T, open MemberFactory) {
 		invite(t, a.NewWorkspace(t), person("other"), members.Owner, 0)
 		got, err := a.Rows.OfWorkspace(ctx, ws)
 		want := []members.Member{*first, *c, *b}
-		if err != nil || !reflect.DeepEqual(got, want) {
+		if err != nil {
 			t.Fatalf("rows: %+v, %v\nwant %+v", got, err, want)
 		}
+		mustMatch(t, "rows", want, got)
 		one, err := a.Rows.Get(ctx, ws, b.Email)
-		if err != nil || !reflect.DeepEqual(one, *b) {
+		if err != nil {
 			t.Fatalf("get: %+v, %v", one, err)
 		}
+		mustMatch(t, "get", *b, one)
 		none, err := a.Rows.OfWorkspace(ctx, a.NewWorkspace(t))
 		if err != nil || len(none) != 0 {
 			t.Fatalf("empty workspace: %+v, %v", none, err)
@@ -141,9 +142,10 @@ func SignInState(t *testing.T, open MemberFactory) {
 			t.Fatal(err)
 		}
 		got, err := a.Links.Get(ctx, l.TokenHash)
-		if err != nil || !reflect.DeepEqual(got, l) {
+		if err != nil {
 			t.Fatalf("get: %+v, %v; want %+v", got, err, l)
 		}
+		mustMatch(t, "get", l, got)
 		var used atomic.Int32
 		for _, err := range Parallel(6, func(int) error {
 			c := *got
@@ -219,8 +221,8 @@ func SignInState(t *testing.T, open MemberFactory) {
 			got, err := a.Outbox.ClaimDue(ctx, at(1), at(6), 100)
 			for _, g := range got {
 				if g.ID == r.ID {
-					if !reflect.DeepEqual(g, r) {
-						return fmt.Errorf("claimed %+v, want %+v", g, r)
+					if d := Diff(r, g); d != "" {
+						return fmt.Errorf("claimed request (-want +got):\n%s", d)
 					}
 					claimed.Add(1)
 				}
@@ -259,9 +261,10 @@ func SignInState(t *testing.T, open MemberFactory) {
 			}
 			hashes = append(hashes, s.TokenHash)
 			got, err := a.Sessions.Get(ctx, s.TokenHash)
-			if err != nil || !reflect.DeepEqual(got, s) {
+			if err != nil {
 				t.Fatalf("get: %+v, %v; want %+v", got, err, s)
 			}
+			mustMatch(t, "get", s, got)
 		}
 		s, _ := a.Sessions.Get(ctx, hashes[0])
 		s.LastSeenAt = at(10)

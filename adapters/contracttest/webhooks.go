@@ -90,9 +90,10 @@ func WebhookSubscriptions(t *testing.T, open WebhookFactory) {
 		ws, other := a.NewWorkspace(t), a.NewWorkspace(t)
 		s := mustAddEndpoint(t, a, newEndpoint(t, ws, "shop", 0, "order.paid", "student.created"))
 		got, err := a.Subs.Get(ctx, ws, s.ID)
-		if err != nil || !reflect.DeepEqual(got, s) {
+		if err != nil {
 			t.Fatalf("Get = %+v, %v; want %+v", got, err, s)
 		}
+		mustMatch(t, "Get", s, got)
 		if got, err = a.Subs.GetForUpdate(ctx, ws, s.ID); err != nil || !reflect.DeepEqual(got, s) {
 			t.Fatalf("GetForUpdate = %+v, %v", got, err)
 		}
@@ -157,9 +158,10 @@ func WebhookSubscriptions(t *testing.T, open WebhookFactory) {
 			t.Fatal(err)
 		}
 		got, err := a.Subs.Get(ctx, ws, s.ID)
-		if err != nil || !reflect.DeepEqual(got, s) {
+		if err != nil {
 			t.Fatalf("after Save: %+v, %v; want %+v", got, err, s)
 		}
+		mustMatch(t, "after Save", s, got)
 		if err := a.Subs.MarkHealthy(ctx, other, []string{s.ID}); err != nil {
 			t.Fatal(err)
 		}
@@ -204,9 +206,10 @@ func WebhookDeliveries(t *testing.T, open WebhookFactory) {
 		s := mustAddEndpoint(t, a, newEndpoint(t, ws, "hook", 0))
 		d := mustAddDelivery(t, a, newDeliveryOf(s, "evt_1", 1))
 		got, err := a.Deliveries.Get(ctx, ws, d.ID)
-		if err != nil || !reflect.DeepEqual(got, d) {
+		if err != nil {
 			t.Fatalf("Get = %+v, %v; want %+v", got, err, d)
 		}
+		mustMatch(t, "Get", d, got)
 		_, err = a.Deliveries.Get(ctx, other, d.ID)
 		wantKind(t, err, kernel.KindNotFound, "")
 		ghost := newEndpoint(t, ws, "ghost", 0)
@@ -256,14 +259,16 @@ func WebhookDeliveries(t *testing.T, open WebhookFactory) {
 			t.Fatal("an attempt number was stored twice")
 		}
 		got, err := a.Deliveries.Get(ctx, ws, d.ID)
-		if err != nil || !reflect.DeepEqual(got, d) {
+		if err != nil {
 			t.Fatalf("after Save: %+v, %v; want %+v", got, err, d)
 		}
+		mustMatch(t, "after Save", d, got)
 		logs, err := a.Pages.Attempts(ctx, ws, []string{d.ID, d2.ID, "evd_none"})
 		want := map[string][]webhooks.Attempt{d.ID: {first, second}, d2.ID: {other2}}
-		if err != nil || !reflect.DeepEqual(logs, want) {
+		if err != nil {
 			t.Fatalf("Attempts = %+v, %v; want %+v", logs, err, want)
 		}
+		mustMatch(t, "Attempts", want, logs)
 		if logs, err := a.Deliveries.Attempts(ctx, other, []string{d.ID}); err != nil || len(logs) != 0 {
 			t.Fatalf("Attempts from another workspace = %+v, %v", logs, err)
 		}
@@ -416,9 +421,10 @@ func WebhookDeliveryLog(t *testing.T, open WebhookFactory) {
 		stats, err := a.Log.Stats(ctx, ws, at(3))
 		// Created at minutes 3 to 5: i = 6..11, of which i = 8 succeeded and i = 9 failed.
 		want := map[string]query.EndpointStats{s.ID: {Deliveries: 6, Succeeded: 1, Failed: 1}, quiet.ID: {}}
-		if err != nil || !reflect.DeepEqual(stats, want) {
+		if err != nil {
 			t.Fatalf("Stats = %+v, %v; want %+v", stats, err, want)
 		}
+		mustMatch(t, "Stats", want, stats)
 		if stats, err := a.Log.Stats(ctx, a.NewWorkspace(t), at(0)); err != nil || len(stats) != 0 {
 			t.Fatalf("Stats of another workspace = %+v, %v", stats, err)
 		}

@@ -75,9 +75,7 @@ func WebhookDispatch(t *testing.T, open WebhookFactory) {
 		}
 		for i, want := range []*webhooks.Delivery{first, second} {
 			l := leases[i]
-			if !reflect.DeepEqual(l.Delivery, want) {
-				t.Fatalf("lease %d: %+v; want %+v", i, l.Delivery, want)
-			}
+			mustMatch(t, "lease", want, l.Delivery)
 			sub := map[string]*webhooks.Subscription{s1.ID: s1, s2.ID: s2}[want.SubscriptionID]
 			e := l.Endpoint
 			if e.ID != sub.ID || e.WorkspaceID != ws || e.URL != sub.URL || !e.Secret.Equal(sub.Secret) || e.SecretUnreadable || e.Status != webhooks.Enabled {

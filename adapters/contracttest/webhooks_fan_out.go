@@ -36,9 +36,10 @@ func fanOutCases(t *testing.T, a WebhookAdapters) {
 				t.Fatalf("lease %+v (delivery %+v); want %+v under %q until %v", l, l.Delivery, want, f.Token, f.Until)
 			}
 			got, err := a.Deliveries.Get(ctx, ws, l.Delivery.ID)
-			if err != nil || !reflect.DeepEqual(got, want) {
+			if err != nil {
 				t.Fatalf("stored %+v, %v; want %+v", got, err, want)
 			}
+			mustMatch(t, "stored", want, got)
 		}
 		return leases
 	}

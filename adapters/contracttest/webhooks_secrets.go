@@ -99,9 +99,7 @@ func WebhookSealedSecrets(t *testing.T, open SealedSecretFactory) {
 				t.Fatalf("Get %s: %v", id, err)
 			}
 			if slices.Contains(ids, id) {
-				if !reflect.DeepEqual(got, want) {
-					t.Fatalf("%s reads back as %+v; want %+v", id, got, want)
-				}
+				mustMatch(t, "value", want, got)
 				continue
 			}
 			if !got.SecretUnreadable || got.Secret != (webhooks.Secret{}) || got.Previous != nil {
@@ -148,9 +146,7 @@ func WebhookSealedSecrets(t *testing.T, open SealedSecretFactory) {
 		if ok, err := a.Secrets.OpensAny(ctx, 3, opensWith(a.Other, &seen)); err != nil || ok {
 			t.Fatalf("OpensAny with another key = %v, %v; want false", ok, err)
 		}
-		if !reflect.DeepEqual(seen, newest[:3]) {
-			t.Fatalf("OpensAny(3) probed %v; want the newest three %v", seen, newest[:3])
-		}
+		mustMatch(t, "OpensAny(3) probed", newest[:3], seen)
 		seen = nil
 		if ok, err := a.Secrets.OpensAny(ctx, 1, opensWith(a.Key, &seen)); err != nil || !ok || !reflect.DeepEqual(seen, newest[:1]) {
 			t.Fatalf("OpensAny(1) with the key = %v, %v after %v; want true after %v", ok, err, seen, newest[:1])
@@ -196,9 +192,7 @@ func WebhookSealedSecrets(t *testing.T, open SealedSecretFactory) {
 				want = append(want, id) // its previous secret, right after its current one
 			}
 		}
-		if !reflect.DeepEqual(*calls, want) {
-			t.Fatalf("resealed %v; want %v", *calls, want)
-		}
+		mustMatch(t, "resealed", want, *calls)
 		readsBack(t) // Key opens none of them now
 		var seen []string
 		if ok, err := a.Secrets.OpensAny(ctx, len(all), opensWith(a.Key, &seen)); err != nil || ok {

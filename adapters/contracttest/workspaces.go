@@ -50,9 +50,10 @@ func Workspaces(t *testing.T, open WorkspaceFactory) {
 		w := newWorkspace(t, "Owner@Example.com", 0)
 		add(t, w)
 		got, err := a.Repo.Get(ctx, w.ID)
-		if err != nil || !reflect.DeepEqual(got, w) {
+		if err != nil {
 			t.Fatalf("get: %+v, %v; want %+v", got, err, w)
 		}
+		mustMatch(t, "get", w, got)
 		if ok, err := a.Directory.Exists(ctx, w.ID); !ok || err != nil {
 			t.Fatalf("exists: %v, %v", ok, err)
 		}

@@ -3,6 +3,7 @@ package sqldb
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 
 	"github.com/pressly/goose/v3"
@@ -12,13 +13,17 @@ import (
 )
 
 // Migrate applies the embedded migrations of the dialect. On PostgreSQL a session lock
-// serializes instances that start together.
+// serializes instances that start together on one schema.
 func (db *DB) Migrate(ctx context.Context) error {
 	var opts []goose.ProviderOption
 	if db.Dialect == Postgres {
+		var schema string
+		if err := db.Writer.GetContext(ctx, &schema, "SELECT current_schema()"); err != nil {
+			return fmt.Errorf("migration lock: current schema: %w", err)
+		}
 		// Instances starting together wait for the first one's migrations: look again every
 		// second (goose's default is every 5 s), for up to 5 minutes.
-		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
+		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300), lock.WithLockID(MigrationLockID(schema)))
 		if err != nil {
 			return fmt.Errorf("migration lock: %w", err)
 		}
@@ -67,4 +72,17 @@ func (db *DB) migrations(opts ...goose.ProviderOption) (*goose.Provider, error) 
 		return nil, fmt.Errorf("migration provider: %w", err)
 	}
 	return provider, nil
+}
+
+// MigrationLockID is the advisory lock the migrations of schema hold. Advisory locks are
+// per database, so one id for every schema would make deployments (and parallel tests)
+// sharing a database wait for each other's migrations; "public" keeps goose's default id,
+// the one every earlier release took (TestMigrationsOfOtherSchemasDoNotWait).
+func MigrationLockID(schema string) int64 {
+	if schema == "public" {
+		return lock.DefaultLockID
+	}
+	h := fnv.New64a()
+	_, _ = h.Write([]byte("creatorapi migrations " + schema))
+	return int64(h.Sum64())
 }

@@ -42,11 +42,7 @@ var (
 func podman(t *testing.T) (*Podman, string) {
 	t.Helper()
 	if _, err := exec.LookPath("podman"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("podman is not installed under CI: the container suite must run (apt-get install podman runc)")
-		}
-		fmt.Fprintf(os.Stderr, "\n*** container suite SKIPPED: podman is not installed (apt-get install podman runc) ***\n\n")
-		t.Skip("container suite SKIPPED: podman is not installed")
+		testenv.SkipSuite(t, "Container", "podman is not installed", "apt-get install podman runc")
 	}
 	setupOnce.Do(func() { shared, image, setupErr = setup() })
 	if setupErr != nil {

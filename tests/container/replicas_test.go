@@ -204,11 +204,7 @@ func TestThreeReplicasOnPostgreSQLAndRedis(t *testing.T) {
 func freshDatabase(t *testing.T) string {
 	base := os.Getenv(testenv.PostgresURLVar)
 	if base == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not set under CI: the replicas suite must run", testenv.PostgresURLVar)
-		}
-		fmt.Fprintf(os.Stderr, "\n*** container replicas SKIPPED: set %s ***\n\n", testenv.PostgresURLVar)
-		t.Skipf("SKIPPED: %s is not set", testenv.PostgresURLVar)
+		testenv.SkipSuite(t, "Container replicas", testenv.PostgresURLVar+" is not set", "set "+testenv.PostgresURLVar)
 	}
 	admin, err := sqlx.Open("pgx", base)
 	if err != nil {
@@ -235,11 +231,7 @@ func freshDatabase(t *testing.T) string {
 func redisURL(t *testing.T) string {
 	url := os.Getenv(testenv.RedisURLVar)
 	if url == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not set under CI: the replicas suite must run", testenv.RedisURLVar)
-		}
-		fmt.Fprintf(os.Stderr, "\n*** container replicas SKIPPED: set %s ***\n\n", testenv.RedisURLVar)
-		t.Skipf("SKIPPED: %s is not set", testenv.RedisURLVar)
+		testenv.SkipSuite(t, "Container replicas", testenv.RedisURLVar+" is not set", "set "+testenv.RedisURLVar)
 	}
 	return url
 }

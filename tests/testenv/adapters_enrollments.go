@@ -3,36 +3,22 @@ package testenv
 import (
 	"context"
 	"fmt"
-	sqlworkspaces "github.com/creatorapi/creatorapi/adapters/sql/workspaces"
 	"strings"
 	"sync/atomic"
 	"testing"
 
-	"go.uber.org/fx"
+	sqlworkspaces "github.com/creatorapi/creatorapi/adapters/sql/workspaces"
 
 	"github.com/creatorapi/creatorapi/adapters/contracttest"
-	memenrollments "github.com/creatorapi/creatorapi/adapters/memory/enrollments"
 	sqlcourses "github.com/creatorapi/creatorapi/adapters/sql/courses"
 	sqlenrollments "github.com/creatorapi/creatorapi/adapters/sql/enrollments"
 	sqlstudents "github.com/creatorapi/creatorapi/adapters/sql/students"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/application/enrollments/query"
 	domaincourses "github.com/creatorapi/creatorapi/domain/courses"
 	domainenrollments "github.com/creatorapi/creatorapi/domain/enrollments"
 	"github.com/creatorapi/creatorapi/domain/students"
 	"github.com/creatorapi/creatorapi/domain/workspaces"
 )
-
-// MemoryEnrollments swaps the enrollments module's ports for one in-memory store (one
-// store, so that the read ports see what the repositories wrote). One line in a test:
-// testenv.Start(t, url, testenv.MemoryEnrollments(store)).
-func MemoryEnrollments(s *memenrollments.Store) fx.Option {
-	return fx.Options(
-		fx.Replace(fx.Annotate(s.Repository(), fx.As(new(domainenrollments.Repository)))),
-		fx.Replace(fx.Annotate(s.Progress(), fx.As(new(domainenrollments.ProgressRepository)))),
-		fx.Replace(fx.Annotate(s.Reads(), fx.As(new(query.ReadModel)), fx.As(new(query.Published)))),
-	)
-}
 
 var referenceSeq atomic.Int64
 
@@ -42,16 +28,9 @@ func nextRef(prefix string) string {
 }
 
 // EnrollmentAdapters returns the contract suites' factory for the enrollments module's
-// ports on the adapter set. On the databases the students and courses the enrollments
-// name are real rows (foreign keys); in memory they are ids.
-func EnrollmentAdapters(set AdapterSet, databaseURL string) contracttest.EnrollmentFactory {
-	if set == Memory {
-		return func(t *testing.T) contracttest.EnrollmentAdapters {
-			s := memenrollments.New()
-			return contracttest.EnrollmentAdapters{Repo: s.Repository(), Progress: s.Progress(), Reads: s.Reads(), Published: s.Reads(),
-				References: memoryReferences()}
-		}
-	}
+// ports on databaseURL. The students and courses the enrollments name are real rows,
+// written through their owners' adapters.
+func EnrollmentAdapters(databaseURL string) contracttest.EnrollmentFactory {
 	return func(t *testing.T) contracttest.EnrollmentAdapters {
 		db := MigratedDB(t, databaseURL)
 		reads := sqlenrollments.NewReads(db)
@@ -59,22 +38,6 @@ func EnrollmentAdapters(set AdapterSet, databaseURL string) contracttest.Enrollm
 			Repo: sqlenrollments.NewRepository(db), Progress: sqlenrollments.NewProgress(db), Reads: reads, Published: reads,
 			References: databaseReferences(db),
 		}
-	}
-}
-
-// memoryReferences are plain ids: the memory twins check no foreign keys.
-func memoryReferences() contracttest.References {
-	return contracttest.References{
-		NewWorkspace: newWorkspaceID,
-		NewStudent:   func(*testing.T, string) string { return nextRef("stu") },
-		NewCourse: func(_ *testing.T, _ string, lessons int) (string, []string) {
-			ids := make([]string, lessons)
-			for i := range ids {
-				ids[i] = nextRef("les")
-			}
-			return nextRef("crs"), ids
-		},
-		NewEnrollment: func(_ *testing.T, _, student, course string) string { return "enr_" + student + "_" + course },
 	}
 }
 

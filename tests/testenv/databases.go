@@ -23,13 +23,15 @@ const (
 )
 
 // EachDatabase runs fn as a subtest per database, each with a fresh, empty database URL.
-// Without CREATORAPI_TEST_POSTGRES_URL the PostgreSQL run is skipped, loudly; under CI
-// (CI=true) a missing variable is a failure, never a skip.
+// The runs are parallel, and so is a top-level caller (parallel.go), unless the test
+// called Serial. Without CREATORAPI_TEST_POSTGRES_URL the PostgreSQL run is skipped,
+// loudly; under CI (CI=true) a missing variable is a failure, never a skip.
 func EachDatabase(t *testing.T, fn func(t *testing.T, databaseURL string)) {
-	t.Run(SQLite, func(t *testing.T) { fn(t, NewSQLiteURL(t)) })
-	t.Run(Postgres, func(t *testing.T) {
-		fn(t, NewPostgresURL(t))
-	})
+	if !isSerial(t) {
+		parallelTopLevel(t)
+	}
+	run(t, SQLite, func(t *testing.T) { fn(t, NewSQLiteURL(t)) })
+	run(t, Postgres, func(t *testing.T) { fn(t, NewPostgresURL(t)) })
 }
 
 // NewSQLiteURL returns the URL of a new SQLite file in the test's temp folder.

@@ -53,8 +53,12 @@ type Env struct {
 
 // Start boots the service on databaseURL; extra options may swap more adapters
 // (fx.Replace / fx.Decorate) or populate handles (fx.Populate). Stopped at cleanup.
+// A top-level test that calls it runs in parallel unless it called Serial first.
 func Start(t testing.TB, databaseURL string, extra ...fx.Option) *Env {
 	t.Helper()
+	if !isSerial(t) {
+		parallelTopLevel(t)
+	}
 	env := &Env{Clock: clock.NewManual(Epoch)}
 	env.Config = Config(t, databaseURL)
 	env.Config.EventsPartitions = ServicePartitions

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/go-cmp/cmp"
 )
 
 // Response is a buffered HTTP response.
@@ -37,17 +38,26 @@ func (r Response) JSON(t testing.TB) map[string]any {
 // ErrorCode returns error.code of an error envelope, failing when the body is not one.
 func (r Response) ErrorCode(t testing.TB) string {
 	t.Helper()
+	code, ok := r.envelopeCode()
+	if !ok {
+		t.Fatalf("status %d: body is not an error envelope: %s", r.Status, r.Body)
+	}
+	return code
+}
+
+// envelopeCode is error.code of the body, and whether the body is an error envelope
+// (a code and a message).
+func (r Response) envelopeCode() (string, bool) {
 	var env struct {
 		Error *struct {
 			Code    string `json:"code"`
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	r.Decode(t, &env)
-	if env.Error == nil || env.Error.Code == "" || env.Error.Message == "" {
-		t.Fatalf("status %d: body is not an error envelope: %s", r.Status, r.Body)
+	if json.Unmarshal(r.Body, &env) != nil || env.Error == nil || env.Error.Code == "" || env.Error.Message == "" {
+		return "", false
 	}
-	return env.Error.Code
+	return env.Error.Code, true
 }
 
 // Expect fails unless the status is want.
@@ -62,9 +72,14 @@ func (r Response) Expect(t testing.TB, want int) Response {
 // ExpectError fails unless the response is an error envelope with status and code.
 func (r Response) ExpectError(t testing.TB, status int, code string) Response {
 	t.Helper()
-	r.Expect(t, status)
-	if got := r.ErrorCode(t); got != code {
-		t.Fatalf("error.code %q, want %q; body %s", got, code, r.Body)
+	type answer struct {
+		Status   int
+		Code     string
+		Envelope bool
+	}
+	gotCode, envelope := r.envelopeCode()
+	if diff := cmp.Diff(answer{status, code, true}, answer{r.Status, gotCode, envelope}); diff != "" {
+		t.Fatalf("error answer (-want +got):\n%sbody %s", diff, r.Body)
 	}
 	return r
 }

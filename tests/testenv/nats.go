@@ -93,10 +93,7 @@ type NATSServer struct {
 func StartNATSServer(t testing.TB) *NATSServer {
 	t.Helper()
 	if _, err := os.Stat(NATSServerBinary); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is missing under CI (apt-get install nats-server)", NATSServerBinary)
-		}
-		t.Skipf("NATS SKIPPED: no %s", NATSServerBinary)
+		SkipSuite(t, "NATS outage", "no "+NATSServerBinary, "apt-get install nats-server")
 	}
 	port, err := PickFreePort()
 	if err != nil {
@@ -166,13 +163,17 @@ func (tr Transport) NATS() bool { return tr.Name == NATSTransport }
 // EachTransport runs fn as a subtest per transport of the event stream, each with a fresh
 // database: the SQL transport on SQLite and PostgreSQL, and NATS JetStream on PostgreSQL
 // (skipped loudly without CREATORAPI_TEST_NATS_URL, a failure under CI).
+// The runs are parallel like EachDatabase's.
 func EachTransport(t *testing.T, fn func(t *testing.T, databaseURL string, tr Transport)) {
-	t.Run(SQLTransport, func(t *testing.T) {
+	if !isSerial(t) {
+		parallelTopLevel(t)
+	}
+	run(t, SQLTransport, func(t *testing.T) {
 		EachDatabase(t, func(t *testing.T, databaseURL string) {
 			fn(t, databaseURL, Transport{Name: SQLTransport, Option: fx.Options()})
 		})
 	})
-	t.Run(NATSTransport, func(t *testing.T) {
+	run(t, NATSTransport, func(t *testing.T) {
 		url := NATSURL(t)
 		fn(t, NewPostgresURL(t), Transport{Name: NATSTransport, Option: UseNATS(t, url)})
 	})

@@ -1,37 +1,81 @@
 package testenv
 
 import (
+	"strings"
+	"sync"
 	"testing"
-
-	"go.uber.org/fx"
 )
 
-// The long component tests (a thousand operations, a built binary killed and restarted)
-// spend most of their time waiting: on round trips, on a stalled receiver, on a lease to
-// expire. Their subtests share nothing but the process (each has its own database, data
-// folder, ports and stream prefix), so these variants run them side by side. Only tests
-// that keep to that rule use them: no t.Setenv, no package state, no fixed ports.
+// Component tests spend most of their time waiting (round trips to the database, event
+// polling, leases), so they run side by side by default: EachDatabase marks its caller
+// and its two runs parallel, Start marks a top-level test parallel. Each run has its own
+// database (a SQLite file or a PostgreSQL schema), data folder, ports (PickFreePort),
+// Redis prefix and NATS stream prefix, so parallel runs share nothing but the process.
+// A test that cannot keep to that (t.Setenv, package state, fixed ports, or a load that
+// needs the machine alone) calls Serial first, with its reason.
 
-// EachDatabaseParallel is EachDatabase with the SQLite and PostgreSQL runs in parallel.
-func EachDatabaseParallel(t *testing.T, fn func(t *testing.T, databaseURL string)) {
-	EachDatabase(t, func(t *testing.T, databaseURL string) {
-		t.Parallel()
-		fn(t, databaseURL)
-	})
+// mode is how a test was marked; marks remembers it per test, because EachDatabase and
+// Start may both run in one test and t.Parallel panics when called twice.
+type mode int
+
+const (
+	parallel mode = iota + 1
+	serial
+)
+
+var marks sync.Map // *testing.T -> mode
+
+// Parallel marks t parallel unless it was marked already (parallel or Serial). Tests
+// that need it without EachDatabase or Start call it instead of t.Parallel.
+func Parallel(t testing.TB) {
+	tt, ok := t.(*testing.T)
+	if !ok {
+		return
+	}
+	if _, marked := marks.LoadOrStore(tt, parallel); marked {
+		return
+	}
+	tt.Cleanup(func() { marks.Delete(tt) })
+	tt.Parallel()
 }
 
-// EachTransportParallel is EachTransport with its three runs (SQL on SQLite, SQL on
-// PostgreSQL, JetStream on PostgreSQL) in parallel.
-func EachTransportParallel(t *testing.T, fn func(t *testing.T, databaseURL string, tr Transport)) {
-	t.Run(SQLTransport, func(t *testing.T) {
-		t.Parallel()
-		EachDatabaseParallel(t, func(t *testing.T, databaseURL string) {
-			fn(t, databaseURL, Transport{Name: SQLTransport, Option: fx.Options()})
-		})
-	})
-	t.Run(NATSTransport, func(t *testing.T) {
-		t.Parallel()
-		url := NATSURL(t)
-		fn(t, NewPostgresURL(t), Transport{Name: NATSTransport, Option: UseNATS(t, url)})
+// Serial keeps t (and the runs EachDatabase and EachTransport start under it) out of the
+// parallel phase; why says what it shares, for the reader. Call it first in the test.
+func Serial(t *testing.T, why string) {
+	t.Helper()
+	if why == "" {
+		t.Fatal("testenv.Serial needs the reason the test cannot run in parallel")
+	}
+	if m, marked := marks.LoadOrStore(t, serial); marked && m != serial {
+		t.Fatal("testenv.Serial called after the test was marked parallel: call it first")
+	}
+	t.Cleanup(func() { marks.Delete(t) })
+}
+
+// isSerial tells whether t was marked Serial.
+func isSerial(t testing.TB) bool {
+	m, _ := marks.Load(t)
+	return m == serial
+}
+
+// parallelTopLevel marks t parallel when it is a top-level test. A subtest is left
+// alone: its siblings may rely on running in order (EachDatabase marks its own runs).
+func parallelTopLevel(t testing.TB) {
+	if !strings.Contains(t.Name(), "/") {
+		Parallel(t)
+	}
+}
+
+// run starts fn as a subtest named name, parallel unless t is Serial (then the subtest
+// is Serial too, so that runs nested under it stay in order).
+func run(t *testing.T, name string, fn func(t *testing.T)) {
+	serialParent := isSerial(t)
+	t.Run(name, func(t *testing.T) {
+		if serialParent {
+			Serial(t, "its parent test is serial")
+		} else {
+			Parallel(t)
+		}
+		fn(t)
 	})
 }

@@ -1,0 +1,10 @@
+package tests
+
+import (
+	"os"
+	"testing"
+
+	"github.com/creatorapi/creatorapi/tests/testenv"
+)
+
+func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
