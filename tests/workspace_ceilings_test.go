@@ -14,7 +14,7 @@ import (
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
-// A workspace has at most 50 active API keys, 20 webhook endpoints and 10 test events
+// A workspace has at most 50 active API keys, 25 webhook endpoints and 10 test events
 // a minute; past a ceiling the answer is 422 invalid_request naming it, and another
 // workspace is not affected.
 func TestWorkspaceCeilings(t *testing.T) {
@@ -42,10 +42,10 @@ func TestWorkspaceCeilings(t *testing.T) {
 
 		hooksPath := fmt.Sprintf("/internal/v1/workspaces/%s/webhooks", ws)
 		var hook string
-		for i := range 20 {
+		for i := range 25 {
 			hook, _ = env.CreateWebhook(t, ws, fmt.Sprintf("https://hooks.example.com/%d", i), "order.paid")
 		}
-		r = env.Admin().Post(t, hooksPath, map[string]any{"url": "https://hooks.example.com/21", "events": []string{"order.paid"}})
+		r = env.Admin().Post(t, hooksPath, map[string]any{"url": "https://hooks.example.com/26", "events": []string{"order.paid"}})
 		expectInvalid(t, r, "webhooks")
 		env.CreateWebhook(t, other, "https://hooks.example.com/other", "order.paid")
 

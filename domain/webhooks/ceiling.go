@@ -7,7 +7,7 @@ import "github.com/creatorapi/creatorapi/domain/kernel"
 const (
 	// MaxEndpointsPerWorkspace counts every endpoint, disabled ones too (they can be
 	// enabled again without passing this check).
-	MaxEndpointsPerWorkspace = 20
+	MaxEndpointsPerWorkspace = 25
 	// TestEventsPerMinute is how many test events a workspace may send per clock minute.
 	TestEventsPerMinute = 10
 )
