@@ -73,10 +73,17 @@ fuzz-native:
 	$(GO) test ./tests -run '^$$' -fuzz '^FuzzRawHTTP$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./ports/http/web -run '^$$' -fuzz '^FuzzDecodeBody$$' -fuzztime $(FUZZTIME)
 
+# Linters, pinned (go run fetches them through the module proxy once): gofmt and goimports
+# (imports grouped and complete), go vet, staticcheck.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GOIMPORTS ?= golang.org/x/tools/cmd/goimports@v0.52.0
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
+	@unimported=$$($(GO) run $(GOIMPORTS) -l $$(git ls-files '*.go')); \
+	if [ -n "$$unimported" ]; then echo "goimports would change:"; echo "$$unimported"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
 # webhookload: the built binary over HTTP under open-loop load (50, 200, 500/s, saturation), fresh
 # and aged PostgreSQL and fresh SQLite; WEBHOOKLOAD_FLAGS e.g. -phase 5s -aged-rows 100000, or

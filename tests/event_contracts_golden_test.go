@@ -53,9 +53,7 @@ func TestEventContractsMatchGoldenBodies(t *testing.T) {
 			bodies[typ] = append(bodies[typ], string(r.Body))
 		}
 		for _, typ := range []events.Type{events.LessonCompleted, events.EnrollmentCompleted} {
-			for _, p := range outboxPayloads(t, env.Env, typ) {
-				bodies[typ] = append(bodies[typ], p)
-			}
+			bodies[typ] = append(bodies[typ], outboxPayloads(t, env.Env, typ)...)
 		}
 		for _, typ := range append(append([]events.Type{}, events.PublicTypes...), events.LessonCompleted, events.EnrollmentCompleted) {
 			got := bodies[typ]

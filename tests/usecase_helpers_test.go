@@ -3,19 +3,9 @@ package tests
 import (
 	"errors"
 	"sync"
-	"testing"
 
 	"github.com/creatorapi/creatorapi/domain/kernel"
 )
-
-// wantInvalid fails unless err is a kernel Invalid error naming field (a use case
-// called directly, without the HTTP port's envelope).
-func wantInvalid(t *testing.T, err error, field string) {
-	t.Helper()
-	if !isInvalid(err, field) {
-		t.Fatalf("error %v: want invalid %s", err, field)
-	}
-}
 
 func isInvalid(err error, field string) bool {
 	var ke *kernel.Error

@@ -139,7 +139,7 @@ func (r *Router) Start(ctx context.Context) error {
 	// The message router closes itself once no handler is left; an instance may hold no
 	// lease for a while (more instances than pairs, a count change), so one idle handler stays.
 	idle := gochannel.NewGoChannel(gochannel.Config{}, r.logger)
-	router.AddNoPublisherHandler("idle", "idle", idle, func(*message.Message) error { return nil })
+	router.AddConsumerHandler("idle", "idle", idle, func(*message.Message) error { return nil })
 	r.router, r.done = router, make(chan error, 1)
 	go func() { r.done <- router.Run(context.Background()) }()
 	select {
@@ -226,7 +226,7 @@ func (r *Router) addHandler(p eventbus.Part, topic string, sub message.Subscribe
 			err = fmt.Errorf("events router: %s still runs: %v", p, v)
 		}
 	}()
-	return r.router.AddNoPublisherHandler(p.Group(), topic, sub, fn), nil
+	return r.router.AddConsumerHandler(p.Group(), topic, sub, fn), nil
 }
 
 // stopParts drains the given parts at once (each finishes its event in flight and

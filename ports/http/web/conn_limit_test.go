@@ -38,14 +38,12 @@ func TestLimitConnsCapsIPv6Clients(t *testing.T) {
 			defer c.Close() // admitted connections stay open until the test ends
 		}
 	}()
-	var held []net.Conn
 	for i := 0; i < 2; i++ {
 		c, err := net.Dial("tcp6", inner.Addr().String())
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer c.Close()
-		held = append(held, c)
+		defer c.Close() // held open until the test ends
 	}
 	time.Sleep(50 * time.Millisecond) // both accepted and counted
 	c, err := net.Dial("tcp6", inner.Addr().String())
