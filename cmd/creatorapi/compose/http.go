@@ -4,7 +4,6 @@ import (
 	"log/slog"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/pprof"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/fx"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/creatorapi/creatorapi/ports/http/api/v1/openapi"
 	"github.com/creatorapi/creatorapi/ports/http/docs"
 	"github.com/creatorapi/creatorapi/ports/http/operator"
+	"github.com/creatorapi/creatorapi/ports/http/public"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
@@ -76,25 +76,13 @@ type publicParams struct {
 }
 
 func newPublicApp(p publicParams) PublicApp {
-	app := web.NewApp("creatorapi", p.Logger)
-	app.Use(p.Metrics.Middleware("public"))
-	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
-	app.Get("/readyz", p.Ready.Handler())
 	var endpoints []v1.Endpoint
 	for _, group := range p.Endpoints {
 		endpoints = append(endpoints, group...)
 	}
-	openapi.Mount(app, p.OpenAPI) // public: mounted before authentication and rate limits
-	docs.Mount(app, p.Docs)       // the human reference, rendered from the same document
-	for _, h := range p.PreAuth {
-		app.Use("/api", h)
-	}
-	v1.Register(app, v1.Authenticate(p.Keys.Queries.Authenticate), p.Guards, endpoints)
-	for _, mount := range p.Mounts {
-		mount(app)
-	}
-	app.Use(web.NotFoundFallback())
-	return PublicApp{app}
+	return PublicApp{public.NewApp(public.Deps{Logger: p.Logger, Metrics: p.Metrics, Ready: p.Ready,
+		Authenticate: p.Keys.Queries.Authenticate, OpenAPI: p.OpenAPI, Docs: p.Docs, Endpoints: endpoints,
+		Guards: p.Guards, PreAuth: p.PreAuth, Mounts: p.Mounts})}
 }
 
 type operatorParams struct {
@@ -109,15 +97,8 @@ type operatorParams struct {
 }
 
 func newOperatorApp(p operatorParams) OperatorApp {
-	app := web.NewApp("creatorapi-operator", p.Logger)
-	app.Use(p.Metrics.Middleware("operator"))
-	app.Get("/metrics", p.Metrics.Handler()) // unauthenticated, like most scrape targets: keep the listener private
-	if p.Config.Pprof {
-		app.Use(pprof.New()) // /debug/pprof, for profiling under load (make bench); off by default
-	}
-	operator.Register(app, string(p.Token), p.Limiter.FailedAuth(ratelimit.OperatorListener), p.Dir, p.Routes)
-	app.Use(web.NotFoundFallback())
-	return OperatorApp{app}
+	return OperatorApp{operator.NewApp(operator.AppDeps{Logger: p.Logger, Metrics: p.Metrics, Pprof: p.Config.Pprof,
+		AdminToken: string(p.Token), Limiter: p.Limiter.FailedAuth(ratelimit.OperatorListener), Dir: p.Dir, Routes: p.Routes})}
 }
 
 func newAdminToken(cfg Config) (AdminToken, error) {
