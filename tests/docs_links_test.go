@@ -36,7 +36,7 @@ func TestDocsLinkCheckCatchesBrokenReferences(t *testing.T) {
 		"[outside](../../shared/CONTRACT.md), " +
 		"see docs/nothing.md, CONTRACT.md and `../shared/ARCHITECTURE.md`, " +
 		"and fine: [events](events.md#partitions), docs/events.md, `adapters/sqldb`, " +
-		"`adapters/webhooks.CommitWaker.Hand`, `adapters/watermill/nats_{broker,forwarder}.go`, `migrations/*/00004_rate_limits.sql`"
+		"`adapters/webhooks.CommitWaker.Hand`, `adapters/eventbus/natstransport/{broker,forwarder}.go`, `migrations/*/00004_rate_limits.sql`"
 	got := brokenReferences("../docs", text)
 	if len(got) != 7 {
 		t.Fatalf("want 7 broken references, got %d: %q", len(got), got)
