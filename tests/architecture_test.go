@@ -31,7 +31,9 @@ func importRule(pkg, imp string) string {
 	}
 	switch layer(p) {
 	case "domain":
-		if thirdParty {
+		// IDNA is the one exception: the Go project's own package, which the standard
+		// library vendors for net/http; e-mail addresses need it (kernel.NormalizeEmail).
+		if thirdParty && imp != "golang.org/x/net/idna" {
 			return "the domain imports only the standard library"
 		}
 		if internal && (layer(i) != "domain" || (moduleOf(i) != "kernel" && moduleOf(i) != moduleOf(p))) {

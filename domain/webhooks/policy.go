@@ -1,6 +1,10 @@
 package webhooks
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // DefaultSchedule is the specification's retry schedule: offsets from a delivery's
 // first failure at which it is tried again.
@@ -98,4 +102,21 @@ func (p Policy) next(n int, firstFailure, now time.Time, retryAfter time.Duratio
 		at = now
 	}
 	return at, true
+}
+
+// ParseSchedule reads a retry schedule written as comma-separated durations
+// ("1m,5m,30m"): each positive, none shorter than the one before.
+func ParseSchedule(s string) ([]time.Duration, error) {
+	var out []time.Duration
+	for _, part := range strings.Split(s, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(part))
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("%q is not a positive duration", part)
+		}
+		if len(out) > 0 && d < out[len(out)-1] {
+			return nil, fmt.Errorf("delays must not decrease")
+		}
+		out = append(out, d)
+	}
+	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
@@ -93,7 +94,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			"or leave it unset to have one generated into the data folder (admin.token)", n, MinAdminTokenLength)
 	}
 	var err error
-	if cfg.WebhookRetrySchedule, err = parseSchedule(get("CREATORAPI_WEBHOOK_RETRY_SCHEDULE", "1m,5m,30m,2h,6h,24h")); err != nil {
+	if cfg.WebhookRetrySchedule, err = domainwebhooks.ParseSchedule(get("CREATORAPI_WEBHOOK_RETRY_SCHEDULE", "1m,5m,30m,2h,6h,24h")); err != nil {
 		return Config{}, fmt.Errorf("CREATORAPI_WEBHOOK_RETRY_SCHEDULE: %w", err)
 	}
 	if cfg.WebhookAllowPrivate, err = strconv.ParseBool(get("CREATORAPI_WEBHOOK_ALLOW_PRIVATE", "false")); err != nil {
@@ -146,19 +147,4 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		return Config{}, fmt.Errorf("CREATORAPI_LOG_LEVEL must be debug, info, warn or error")
 	}
 	return cfg, nil
-}
-
-func parseSchedule(s string) ([]time.Duration, error) {
-	var out []time.Duration
-	for _, part := range strings.Split(s, ",") {
-		d, err := time.ParseDuration(strings.TrimSpace(part))
-		if err != nil || d <= 0 {
-			return nil, fmt.Errorf("%q is not a positive duration", part)
-		}
-		if len(out) > 0 && d < out[len(out)-1] {
-			return nil, fmt.Errorf("delays must not decrease")
-		}
-		out = append(out, d)
-	}
-	return out, nil
 }

@@ -26,7 +26,7 @@ import (
 )
 
 // PublicMount adds pages to the public listener (before its 404 fallback).
-type PublicMount = func(app *fiber.App)
+type PublicMount func(app *fiber.App)
 
 // Dashboard wires the workspace dashboard: people and sign-in (members), the audit log,
 // and the dashboard port over them and the keys module.

@@ -15,7 +15,6 @@ import (
 	"github.com/creatorapi/creatorapi/ports/http/api/v1/openapi"
 	"github.com/creatorapi/creatorapi/ports/http/docs"
 	"github.com/creatorapi/creatorapi/ports/http/operator"
-	"github.com/creatorapi/creatorapi/ports/http/public"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
@@ -76,13 +75,25 @@ type publicParams struct {
 }
 
 func newPublicApp(p publicParams) PublicApp {
+	app := web.NewApp("creatorapi", p.Logger)
+	app.Use(p.Metrics.Middleware("public"))
+	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
+	app.Get("/readyz", p.Ready.Handler())
 	var endpoints []v1.Endpoint
 	for _, group := range p.Endpoints {
 		endpoints = append(endpoints, group...)
 	}
-	return PublicApp{public.NewApp(public.Deps{Logger: p.Logger, Metrics: p.Metrics, Ready: p.Ready,
-		Authenticate: p.Keys.Queries.Authenticate, OpenAPI: p.OpenAPI, Docs: p.Docs, Endpoints: endpoints,
-		Guards: p.Guards, PreAuth: p.PreAuth, Mounts: p.Mounts})}
+	openapi.Mount(app, p.OpenAPI) // public: mounted before authentication and rate limits
+	docs.Mount(app, p.Docs)       // the human reference, rendered from the same document
+	for _, h := range p.PreAuth {
+		app.Use("/api", h)
+	}
+	v1.Register(app, v1.Authenticate(p.Keys.Queries.Authenticate), p.Guards, endpoints)
+	for _, mount := range p.Mounts {
+		mount(app)
+	}
+	app.Use(web.NotFoundFallback())
+	return PublicApp{app}
 }
 
 type operatorParams struct {
