@@ -100,7 +100,7 @@ func TestServeStartsEveryWorker(t *testing.T) {
 		t.Fatalf("serve exit code %d", code)
 	}
 	want := []string{"database maintenance warnings", "flush key usage", "sweep rate limits", "webhook dispatcher",
-		"send webhook notices", "prune webhook log", "prune sign-in state", "send sign-in links", "watch the master key",
+		"send webhook notices", "prune webhook log", "prune sign-in state", "purge idempotency records", "send sign-in links", "watch the master key",
 		"retire inline consumer groups", "events retention", "event router"}
 	var names []string
 	for _, w := range workers {

@@ -2,12 +2,15 @@ package compose
 
 import (
 	"log/slog"
+	"slices"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/secrets"
+	sqlidempotency "github.com/creatorapi/creatorapi/adapters/sql/idempotency"
+	"github.com/creatorapi/creatorapi/application/idempotency"
 	"github.com/creatorapi/creatorapi/application/keys"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/ratelimit"
@@ -54,6 +57,7 @@ func HTTP() fx.Option {
 			web.NewMetrics,
 			openapi.Load,
 			func(doc *openapi.Document) (*docs.Reference, error) { return docs.NewReference(doc.JSON) },
+			idempotency.New, fx.Annotate(sqlidempotency.NewStore, fx.As(new(idempotency.Store))), // Idempotency-Key on every POST
 			newPublicApp,
 			newOperatorApp,
 		),
@@ -66,6 +70,7 @@ type publicParams struct {
 	Metrics   *web.Metrics
 	Ready     *web.Readiness
 	Keys      keys.Application
+	Idem      idempotency.Application
 	OpenAPI   *openapi.Document
 	Docs      *docs.Reference
 	Endpoints [][]v1.Endpoint `group:"api_v1"`
@@ -79,16 +84,13 @@ func newPublicApp(p publicParams) PublicApp {
 	app.Use(p.Metrics.Middleware("public"))
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/readyz", p.Ready.Handler())
-	var endpoints []v1.Endpoint
-	for _, group := range p.Endpoints {
-		endpoints = append(endpoints, group...)
-	}
+	endpoints := slices.Concat(p.Endpoints...)
 	openapi.Mount(app, p.OpenAPI) // public: mounted before authentication and rate limits
 	docs.Mount(app, p.Docs)       // the human reference, rendered from the same document
 	for _, h := range p.PreAuth {
 		app.Use("/api", h)
 	}
-	v1.Register(app, v1.Authenticate(p.Keys.Queries.Authenticate), p.Guards, endpoints)
+	v1.Register(app, v1.Authenticate(p.Keys.Queries.Authenticate), p.Guards, p.Idem.Run, endpoints)
 	for _, mount := range p.Mounts {
 		mount(app)
 	}

@@ -18,6 +18,7 @@ import (
 	sqlmembers "github.com/creatorapi/creatorapi/adapters/sql/members"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
+	"github.com/creatorapi/creatorapi/application/idempotency"
 	"github.com/creatorapi/creatorapi/application/keys/query"
 	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -78,6 +79,7 @@ type workersParams struct {
 	Dispatching WebhookDispatching
 	Dispatcher  *adapterwebhooks.Dispatcher
 	Webhooks    webhooks.Application
+	Idempotency idempotency.Application
 	Members     *sqlmembers.Store
 	MembersApp  members.Application
 	Clock       platform.Clock
@@ -122,6 +124,7 @@ func newWorkers(p workersParams) WorkerGroup {
 			n, err := (sqlmembers.Sessions{Store: p.Members}).Prune(ctx, p.Clock.Now())
 			return int(n), err
 		}),
+		every("purge idempotency records", idempotency.PurgeEvery, p.Idempotency.Purge.Handle),
 		every("send sign-in links", signInMailEvery, func(ctx context.Context) (int, error) { return p.MembersApp.Commands.SendLinks.Handle(ctx, struct{}{}) }),
 		background.Named{Name: "watch the master key", Worker: background.Every(masterKeyWatchEvery, p.watchMasterKey)},
 		background.Named{Name: "retire inline consumer groups", Worker: background.AtStart(p.retireInlineGroups)})

@@ -20,8 +20,9 @@ type Endpoint struct {
 
 // Register mounts the endpoints. Check order: authentication (401), then the guards
 // (rate limits), then the route (404/405), the scope (403), and the handler's own
-// validation (422) and lookups (404).
-func Register(app *fiber.App, auth fiber.Handler, guards []fiber.Handler, endpoints []Endpoint) {
+// validation (422) and lookups (404). Every POST is Idempotent (its Idempotency-Key
+// checked after the scope), whoever adds it.
+func Register(app *fiber.App, auth fiber.Handler, guards []fiber.Handler, idem IdempotentRequests, endpoints []Endpoint) {
 	args := []any{"/api", auth}
 	for _, g := range guards {
 		args = append(args, g)
@@ -29,7 +30,11 @@ func Register(app *fiber.App, auth fiber.Handler, guards []fiber.Handler, endpoi
 	app.Use(args...)
 	routes := make([]web.Route, len(endpoints))
 	for i, e := range endpoints {
-		routes[i] = web.Route{Method: e.Method, Path: Prefix + e.Path, Handlers: []fiber.Handler{RequireScope(e.Scope), e.Handler}}
+		handlers := []fiber.Handler{RequireScope(e.Scope), e.Handler}
+		if e.Method == fiber.MethodPost {
+			handlers = []fiber.Handler{RequireScope(e.Scope), Idempotent(idem), e.Handler}
+		}
+		routes[i] = web.Route{Method: e.Method, Path: Prefix + e.Path, Handlers: handlers}
 	}
 	web.Mount(app, routes)
 }
