@@ -108,6 +108,18 @@ func (c Client) WithHeader(name, value string) Client {
 	return c
 }
 
+// AddHeader returns a client that also sends name: value, after the values of name it
+// sends already (a repeated header).
+func (c Client) AddHeader(name, value string) Client {
+	h := c.header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	h.Add(name, value)
+	c.header = h
+	return c
+}
+
 // Do sends a request. body is nil, a string or []byte sent as is, or a value sent as JSON.
 func (c Client) Do(t testing.TB, method, path string, body any) Response {
 	t.Helper()
