@@ -114,8 +114,12 @@ func TestIdempotencyReplaysTheSameRequestAndRefusesAnother(t *testing.T) {
 		}
 
 		for name, send := range map[string]func() testenv.Response{
-			"another body":  func() testenv.Response { return api.Post(t, "/api/v1/students", map[string]any{"email": "bob@example.com"}) },
-			"another value": func() testenv.Response { return api.Post(t, "/api/v1/students", map[string]any{"email": "ada@example.com", "firstName": "Adah"}) },
+			"another body": func() testenv.Response {
+				return api.Post(t, "/api/v1/students", map[string]any{"email": "bob@example.com"})
+			},
+			"another value": func() testenv.Response {
+				return api.Post(t, "/api/v1/students", map[string]any{"email": "ada@example.com", "firstName": "Adah"})
+			},
 			"another path": func() testenv.Response {
 				return api.Post(t, "/api/v1/enrollments", map[string]any{"studentId": "stu_x", "courseId": "crs_x"})
 			},
@@ -361,4 +365,3 @@ func TestIdempotencyConcurrentEnrollments(t *testing.T) {
 		}
 	})
 }
-
