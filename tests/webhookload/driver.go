@@ -19,6 +19,12 @@ type driver struct {
 	urls, keys []string
 	client     *http.Client
 	seq        atomic.Int64
+	idem       string // none, all or alternate: which requests carry a fresh Idempotency-Key
+}
+
+// keyed tells whether request seq carries an Idempotency-Key (-idempotency).
+func (d *driver) keyed(seq int64) bool {
+	return d.idem == "all" || (d.idem == "alternate" && seq%2 == 0)
 }
 
 func newDriver(publicAddrs, keys []string) *driver {
@@ -33,6 +39,7 @@ func newDriver(publicAddrs, keys []string) *driver {
 type sendResult struct {
 	seq      int64
 	ok       bool
+	keyed    bool          // sent with an Idempotency-Key
 	latency  time.Duration // from the intended send time (open loop: no coordinated omission)
 	finished time.Time
 }
@@ -45,8 +52,11 @@ func (d *driver) send(ctx context.Context, intended time.Time) sendResult {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, d.urls[seq%int64(len(d.urls))], bytes.NewBufferString(body))
 	req.Header.Set("Authorization", "Bearer "+d.keys[seq%int64(len(d.keys))])
 	req.Header.Set("Content-Type", "application/json")
+	r := sendResult{seq: seq, keyed: d.keyed(seq)}
+	if r.keyed {
+		req.Header.Set("Idempotency-Key", "load-"+strconv.FormatInt(time.Now().UnixNano(), 36)+"-"+strconv.FormatInt(seq, 10))
+	}
 	resp, err := d.client.Do(req)
-	r := sendResult{seq: seq}
 	if err == nil {
 		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()

@@ -39,10 +39,11 @@ type config struct {
 	keep      bool // keep the PostgreSQL databases after the run, for EXPLAIN and the like
 	bin       string
 
-	instances  []int    // instance counts to run, each on a fresh database
-	transports []string // sql, nats
-	natsURL    string
-	workspaces int // the driver's workspaces; events are partitioned by workspace
+	instances   []int    // instance counts to run, each on a fresh database
+	transports  []string // sql, nats
+	natsURL     string
+	workspaces  int    // the driver's workspaces; events are partitioned by workspace
+	idempotency string // none, all, alternate: requests with a fresh Idempotency-Key
 }
 
 // scaling tells whether the run compares instance counts or transports (the summary
@@ -71,6 +72,7 @@ func main() {
 	}
 	flag.StringVar(&cfg.natsURL, "nats", natsURL, "NATS JetStream server of -transport nats (each run uses a stream of its own, deleted afterwards)")
 	flag.IntVar(&cfg.workspaces, "workspaces", 0, "workspaces the requests are spread over (events are partitioned by workspace); 0: 1 for a single SQL instance, 8 when scaling")
+	flag.StringVar(&cfg.idempotency, "idempotency", "none", "which requests carry a fresh Idempotency-Key: none, all, or alternate (every other; each phase then prints both halves' API latencies)")
 	flag.Parse()
 	cfg.states = strings.Split(*states, ",")
 	cfg.transports = strings.Split(*transports, ",")
@@ -227,6 +229,7 @@ func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine strin
 		keys = append(keys, ws.key)
 	}
 	d := newDriver(svcs.addrs(), keys)
+	d.idem = cfg.idempotency
 	label := rn.label(cfg, engine)
 	broker := 0
 	if rn.transport == "nats" {

@@ -87,6 +87,7 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 		}
 	}
 	r.api = summarize(apiLat)
+	printKeyedSplit(ph, results)
 	r.acceptedPerSec = float64(r.accepted) / lastAccepted.Sub(start).Seconds()
 
 	complete := waitForSet(rc, from, to, want, drainLimit)
@@ -225,4 +226,26 @@ func measureFloor(ctx context.Context) (latencies, error) {
 	}
 	wg.Wait()
 	return summarize(ds), nil
+}
+
+// printKeyedSplit prints the API latencies of the requests with and without an
+// Idempotency-Key when a phase has both (-idempotency alternate): the same service,
+// database and moment, so the difference is the key's cost.
+func printKeyedSplit(ph phase, results []sendResult) {
+	var with, without []time.Duration
+	for _, s := range results {
+		switch {
+		case !s.ok:
+		case s.keyed:
+			with = append(with, s.latency)
+		default:
+			without = append(without, s.latency)
+		}
+	}
+	if len(with) == 0 || len(without) == 0 {
+		return
+	}
+	w, wo := summarize(with), summarize(without)
+	fmt.Printf("webhookload: phase %s: API with Idempotency-Key p50 %v p99 %v (%d); without p50 %v p99 %v (%d)\n",
+		ph.name, w.p50, w.p99, len(with), wo.p50, wo.p99, len(without))
 }

@@ -50,12 +50,14 @@ interface Exchange {
   secret?: string;
   body?: unknown;
   want: number;
+  idempotencyKey?: string;
 }
 
 async function through(x: Exchange): Promise<any> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (x.secret) headers.Authorization = `Bearer ${x.secret}`;
   if (x.body !== undefined) headers["Content-Type"] = "application/json";
+  if (x.idempotencyKey !== undefined) headers["Idempotency-Key"] = x.idempotencyKey;
   const res = await fetch(prismUrl + x.path, { method: x.method, headers, body: x.body === undefined ? undefined : JSON.stringify(x.body) });
   const text = await res.text();
   const violations = res.headers.get("sl-violations");
@@ -87,6 +89,11 @@ test("every operation through Prism's validation proxy", async () => {
 
   await through({ method: "POST", path: "/api/v1/enrollments", secret, body: { studentId: student.id, courseId: course.id }, want: 201 });
   await through({ method: "POST", path: "/api/v1/enrollments", secret, body: { studentId: student.id, courseId: course.id }, want: 200 });
+  // Safe retries: the replay (with Idempotent-Replayed) and a reuse for another body.
+  const replayed = { method: "POST", path: "/api/v1/students", secret, body: { email: "retry@example.com" }, idempotencyKey: "prism-1" };
+  const firstTry = await through({ ...replayed, want: 201 });
+  assert.deepEqual(await through({ ...replayed, want: 201 }), firstTry);
+  await through({ ...replayed, body: { email: "other@example.com" }, want: 422 });
   // Valid by the document, refused by the service: a course that does not resolve is 422.
   await through({ method: "POST", path: "/api/v1/enrollments", secret, body: { studentId: student.id, courseId: "crs_missing" }, want: 422 });
 
