@@ -106,3 +106,7 @@ func TestContractAnalyticsSummary(t *testing.T) {
 func TestContractAnalyticsDaily(t *testing.T) {
 	testenv.Contract(t, testenv.AnalyticsAdapters, contracttest.AnalyticsDaily)
 }
+
+func TestContractIdempotencyStore(t *testing.T) {
+	testenv.Contract(t, testenv.IdempotencyAdapters, contracttest.IdempotencyStore)
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/contracttest"
 	"github.com/creatorapi/creatorapi/adapters/ids"
 	sqlaudit "github.com/creatorapi/creatorapi/adapters/sql/audit"
+	sqlidempotency "github.com/creatorapi/creatorapi/adapters/sql/idempotency"
 	sqlmembers "github.com/creatorapi/creatorapi/adapters/sql/members"
 )
 
@@ -26,6 +27,15 @@ func AuditAdapters(databaseURL string) contracttest.AuditFactory {
 		c := clock.NewManual(Epoch)
 		db := MigratedDB(t, databaseURL)
 		return contracttest.AuditAdapters{Log: sqlaudit.NewLog(db, ids.NewULIDs(c), c), Clock: c,
+			NewWorkspace: func(t *testing.T) string { return addContractWorkspace(t, db) }}
+	}
+}
+
+// IdempotencyAdapters returns the Idempotency-Key store's contract suite factory on databaseURL.
+func IdempotencyAdapters(databaseURL string) contracttest.IdempotencyFactory {
+	return func(t *testing.T) contracttest.IdempotencyAdapters {
+		db := MigratedDB(t, databaseURL)
+		return contracttest.IdempotencyAdapters{Store: sqlidempotency.NewStore(db), Tx: db,
 			NewWorkspace: func(t *testing.T) string { return addContractWorkspace(t, db) }}
 	}
 }
