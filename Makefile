@@ -88,6 +88,7 @@ lint:
 # webhookload: the built binary over HTTP under open-loop load (50, 200, 500/s, saturation), fresh
 # and aged PostgreSQL and fresh SQLite; WEBHOOKLOAD_FLAGS e.g. -phase 5s -aged-rows 100000, or
 # -states fresh -sqlite=false -instances 1,2,3 -transport sql,nats (docs/events.md, "Scaling").
+# Then the Idempotency-Key's cost: every other request keyed, both halves' API latencies per phase.
 # Benchmarks: Go benchmarks and bounded load runs on loopback, printed as ratios to a
 # baseline measured in the same run.
 # Every dashboard page (1,000 keys, 10,000 audit rows, SQLite) against GET /healthz.
@@ -100,6 +101,7 @@ bench:
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/webhooksbench
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/analyticsbench
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/webhookload $(WEBHOOKLOAD_FLAGS)
+	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/webhookload -states fresh -sqlite=false -phases 50,200 -phase 10s -idle 2s -idempotency alternate
 	$(GO) run ./tests/dashboardbench
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/deliverylogbench
 
