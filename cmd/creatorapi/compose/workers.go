@@ -18,6 +18,7 @@ import (
 	sqlmembers "github.com/creatorapi/creatorapi/adapters/sql/members"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
+	"github.com/creatorapi/creatorapi/application/deprecations"
 	"github.com/creatorapi/creatorapi/application/keys/query"
 	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -41,6 +42,7 @@ const (
 	rateLimitSweepEvery = 10 * time.Minute // counter rows live at most a day and this long
 	webhookNoticesEvery = 10 * time.Second
 	webhookPruneEvery   = time.Hour
+	sunsetNoticesEvery  = time.Hour // the thresholds are days apart
 	signInPruneEvery    = time.Hour        // spent links, old requests and dead sessions
 	signInMailEvery     = time.Second      // the sign-in page only queues; this answers it
 	masterKeyWatchEvery = 10 * time.Second // how soon an instance notices another rotated the key
@@ -74,6 +76,7 @@ type workersParams struct {
 	Logger      *slog.Logger
 	Shutdowner  fx.Shutdowner
 	Usage       *query.UsageBuffer
+	Deprecated  deprecations.Application
 	Limiter     *ratelimit.Limiter
 	Dispatching WebhookDispatching
 	Dispatcher  *adapterwebhooks.Dispatcher
@@ -106,6 +109,8 @@ func newWorkers(p workersParams) WorkerGroup {
 		{Name: "database maintenance warnings", Worker: background.AtStart(func(ctx context.Context) error { warnAboutMaintenance(ctx, p.DB, p.Logger); return nil })},
 		// Stopped last: their final run writes what the stopping workers still counted.
 		every("flush key usage", keyUsageFlushEvery, func(ctx context.Context) (int, error) { return 0, p.Usage.Flush(ctx) }),
+		every("flush deprecated calls", keyUsageFlushEvery, p.Deprecated.Calls.Flush),
+		every("send sunset notices", sunsetNoticesEvery, p.Deprecated.SendNotices),
 		every("sweep rate limits", rateLimitSweepEvery, func(ctx context.Context) (int, error) { _, err := p.Limiter.Sweep(ctx); return 0, err }),
 	}
 	// Before the router, so that they stop after its drain: on SQLite the dispatcher's
