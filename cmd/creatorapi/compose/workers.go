@@ -42,7 +42,7 @@ const (
 	rateLimitSweepEvery = 10 * time.Minute // counter rows live at most a day and this long
 	webhookNoticesEvery = 10 * time.Second
 	webhookPruneEvery   = time.Hour
-	sunsetNoticesEvery  = time.Hour // the thresholds are days apart
+	sunsetNoticesEvery  = time.Hour        // the thresholds are days apart
 	signInPruneEvery    = time.Hour        // spent links, old requests and dead sessions
 	signInMailEvery     = time.Second      // the sign-in page only queues; this answers it
 	masterKeyWatchEvery = 10 * time.Second // how soon an instance notices another rotated the key

@@ -18,8 +18,8 @@ import (
 	"github.com/creatorapi/creatorapi/application/keys"
 	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/application/platform"
-	"github.com/creatorapi/creatorapi/domain/deprecations"
 	"github.com/creatorapi/creatorapi/application/webhooks"
+	"github.com/creatorapi/creatorapi/domain/deprecations"
 	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
