@@ -139,6 +139,9 @@ func (v *Versions) Current(at time.Time) Major {
 	return current
 }
 
+// All lists the majors, oldest first.
+func (v *Versions) All() []Major { return slices.Clone(v.majors) }
+
 // Major returns the major numbered n.
 func (v *Versions) Major(n int) (Major, bool) {
 	if n < 1 || n > len(v.majors) {
