@@ -71,7 +71,7 @@ func NewSubscription(id, workspaceID, rawURL string, eventTypes []string, secret
 	}
 	return &Subscription{
 		ID: id, WorkspaceID: workspaceID, URL: u, Events: eventTypes, Status: Enabled,
-		Secret: secret, CreatedAt: now, UpdatedAt: now,
+		Secret: secret, CreatedAt: now, UpdatedAt: now, PayloadVersion: 1, // the use case sets the current one
 	}, nil
 }
 
