@@ -2,7 +2,6 @@ package compose
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"time"
 
@@ -106,7 +105,7 @@ func newWorkers(p workersParams) WorkerGroup {
 		})}
 	}
 	g := WorkerGroup{
-		{Name: "database maintenance warnings", Worker: background.AtStart(func(ctx context.Context) error { warnAboutMaintenance(ctx, p.DB, p.Logger); return nil })},
+		{Name: "database maintenance warnings", Worker: background.AtStart(func(ctx context.Context) error { return p.DB.WarnAboutMaintenance(ctx, p.Logger) })},
 		// Stopped last: their final run writes what the stopping workers still counted.
 		every("flush key usage", keyUsageFlushEvery, func(ctx context.Context) (int, error) { return 0, p.Usage.Flush(ctx) }),
 		every("flush deprecated calls", keyUsageFlushEvery, p.Deprecated.Calls.Flush),
@@ -128,8 +127,11 @@ func newWorkers(p workersParams) WorkerGroup {
 			return int(n), err
 		}),
 		every("send sign-in links", signInMailEvery, func(ctx context.Context) (int, error) { return p.MembersApp.Commands.SendLinks.Handle(ctx, struct{}{}) }),
-		background.Named{Name: "watch the master key", Worker: background.Every(masterKeyWatchEvery, p.watchMasterKey)},
-		background.Named{Name: "retire inline consumer groups", Worker: background.AtStart(p.retireInlineGroups)})
+		background.Named{Name: "watch the master key", Worker: background.Every(masterKeyWatchEvery,
+			p.KeyPolicy.Watch(p.Key, p.Logger, func() { _ = p.Shutdowner.Shutdown(fx.ExitCode(1)) }))},
+		background.Named{Name: "retire inline consumer groups", Worker: background.AtStart(func(ctx context.Context) error {
+			return p.Ledger.RetireInline(ctx, p.Consumers.Consumers, p.Logger)
+		})})
 	if p.DB.Dialect == sqldb.Postgres { // wakes the router when other instances commit
 		g = append(g, background.Named{Name: "postgres listener", Worker: wakeup.NewListener(p.DB.Writer.DB, p.Wakeup, p.WMLogger)})
 	}
@@ -142,44 +144,6 @@ func newWorkers(p workersParams) WorkerGroup {
 		g = append(g, background.Named{Name: "jetstream forwarder", Worker: p.Forwarder})
 	}
 	return g
-}
-
-// watchMasterKey stops the instance when its key no longer opens the key check (a
-// rotation by another process): running on would seal new secrets under a key nobody
-// else has.
-func (p workersParams) watchMasterKey(ctx context.Context) {
-	if err := p.KeyPolicy.StillOpens(ctx, p.Key); errors.Is(err, secrets.ErrWrongMasterKey) {
-		p.Logger.Error("master key no longer matches the database; stopping", "error", err)
-		_ = p.Shutdowner.Shutdown(fx.ExitCode(1))
-	}
-}
-
-// retireInlineGroups applies, before the router starts, what the consumer group of an
-// inline consumer left unconsumed when an upgrade made it inline (the webhook fan-out),
-// and forgets the group (Ledger.Retire).
-func (p workersParams) retireInlineGroups(ctx context.Context) error {
-	for _, c := range inline(p.Consumers.Consumers) {
-		n, err := p.Ledger.Retire(ctx, c)
-		if err != nil {
-			return err
-		}
-		if n > 0 {
-			p.Logger.Info("events: retired the consumer group of an inline consumer", "consumer", c.Name, "applied", n)
-		}
-	}
-	return nil
-}
-
-// warnAboutMaintenance logs what the database's settings leave to the operator
-// (autovacuum off, for one).
-func warnAboutMaintenance(ctx context.Context, db *sqldb.DB, logger *slog.Logger) {
-	warnings, err := db.MaintenanceWarnings(ctx)
-	if err != nil {
-		logger.Warn("database maintenance check", "error", err)
-	}
-	for _, w := range warnings {
-		logger.Warn(w)
-	}
 }
 
 type listenersParams struct {
