@@ -5,7 +5,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 REDIS_URL ?= redis://127.0.0.1:6379/0
 NATS_URL ?= nats://127.0.0.1:4222
 
-.PHONY: run demo test test-pg lint bench build image fuzz fuzz-native fuzz-openapi
+.PHONY: run demo test test-pg lint api-compat bench build image fuzz fuzz-native fuzz-openapi
 
 # The version stamped into the binary (creatorapi version, creatorapi_build_info) and the image.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -84,6 +84,16 @@ lint:
 	if [ -n "$$unimported" ]; then echo "goimports would change:"; echo "$$unimported"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+
+# The breaking-change gate of /api/v1 (docs/openapi.md, "Compatibility"): the current OpenAPI
+# document against the released one (ports/http/api/v1/openapi/released/v1.yaml), the golden
+# webhook payloads against the released ones (released/v1-events), with oasdiff. Fails on a
+# breaking change, lists the additive ones. tools/apicompat is a module of its own (oasdiff
+# and kin-openapi stay out of the service's module graph), so its vet and tests run here.
+api-compat:
+	$(GO) -C tools/apicompat vet ./...
+	$(GO) -C tools/apicompat test -count=1 ./...
+	$(GO) -C tools/apicompat run . -root ../..
 
 # webhookload: the built binary over HTTP under open-loop load (50, 200, 500/s, saturation), fresh
 # and aged PostgreSQL and fresh SQLite; WEBHOOKLOAD_FLAGS e.g. -phase 5s -aged-rows 100000, or

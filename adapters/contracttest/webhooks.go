@@ -104,6 +104,17 @@ func WebhookSubscriptions(t *testing.T, open WebhookFactory) {
 		}
 	})
 
+	t.Run("an endpoint keeps the payload version it was created with", func(t *testing.T) {
+		ws := a.NewWorkspace(t)
+		s := newEndpoint(t, ws, "v2", 0, "order.paid")
+		s.PayloadVersion = 2
+		mustAddEndpoint(t, a, s)
+		got, err := a.Subs.Get(ctx, ws, s.ID)
+		if err != nil || got.PayloadVersion != 2 {
+			t.Fatalf("Get = %+v, %v; want payload version 2", got, err)
+		}
+	})
+
 	t.Run("an id is unique, concurrently too: exactly one of racing adds lands", func(t *testing.T) {
 		ws := a.NewWorkspace(t)
 		first := mustAddEndpoint(t, a, newEndpoint(t, ws, "first", 0))

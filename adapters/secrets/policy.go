@@ -2,7 +2,9 @@ package secrets
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"time"
 )
@@ -141,4 +143,15 @@ func (p Policy) wrongKey() error {
 		"Every instance sharing a database needs the same key: copy %s from the instance that created the database "+
 		"(or set CREATORAPI_SECRET_KEY to it) and start again. To change the key, run `creatorapi secret-key rotate` "+
 		"with the current key (docs/operations.md, \"Master key\")", ErrWrongMasterKey, source, KeyFileName)
+}
+
+// Watch stops the instance (stop) when key no longer opens the key check (a rotation by
+// another process): running on would seal new secrets under a key nobody else has.
+func (p Policy) Watch(key MasterKey, logger *slog.Logger, stop func()) func(ctx context.Context) {
+	return func(ctx context.Context) {
+		if err := p.StillOpens(ctx, key); errors.Is(err, ErrWrongMasterKey) {
+			logger.Error("master key no longer matches the database; stopping", "error", err)
+			stop()
+		}
+	}
 }

@@ -3,6 +3,7 @@ package sqldb
 import (
 	"context"
 	"fmt"
+	"log/slog"
 )
 
 // MaintenanceWarnings says what the server's settings leave to the operator. On
@@ -24,4 +25,17 @@ func (db *DB) MaintenanceWarnings(ctx context.Context) ([]string, error) {
 			"turn autovacuum on, or run VACUUM (ANALYZE) on this database at least hourly under load (docs/operations.md)", autovacuum, trackCounts))
 	}
 	return out, nil
+}
+
+// WarnAboutMaintenance logs the MaintenanceWarnings (the "database maintenance warnings"
+// worker, at start).
+func (db *DB) WarnAboutMaintenance(ctx context.Context, logger *slog.Logger) error {
+	warnings, err := db.MaintenanceWarnings(ctx)
+	if err != nil {
+		logger.Warn("database maintenance check", "error", err)
+	}
+	for _, w := range warnings {
+		logger.Warn(w)
+	}
+	return nil
 }

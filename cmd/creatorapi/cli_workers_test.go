@@ -99,7 +99,7 @@ func TestServeStartsEveryWorker(t *testing.T) {
 	if code := cli.run([]string{"serve"}); code != 0 {
 		t.Fatalf("serve exit code %d", code)
 	}
-	want := []string{"database maintenance warnings", "flush key usage", "sweep rate limits", "webhook dispatcher",
+	want := []string{"database maintenance warnings", "flush key usage", "flush deprecated calls", "send sunset notices", "sweep rate limits", "webhook dispatcher",
 		"send webhook notices", "prune webhook log", "prune sign-in state", "purge idempotency records", "send sign-in links", "watch the master key",
 		"retire inline consumer groups", "events retention", "event router"}
 	var names []string

@@ -38,6 +38,7 @@ type Finished struct {
 type Fan struct {
 	WorkspaceID, EventID, EventType string
 	Payload                         []byte // the envelope's bytes, signed and sent on every attempt
+	PayloadVersion                  int    // only endpoints created under this version get these bytes
 	At                              time.Time
 	Token                           string // "": written unleased, for a claim
 	Until                           time.Time

@@ -42,6 +42,9 @@ type Subscription struct {
 	Status      Status
 	Reason      DisabledReason
 	Secret      Secret
+	// PayloadVersion is the API major the endpoint was created under: its deliveries are
+	// rendered at that version, so a later major's payload never reaches it unasked.
+	PayloadVersion int
 	// SecretUnreadable: the stored secret could not be opened (a master key other than the
 	// one that sealed it, a damaged row). The endpoint cannot sign, so its deliveries fail
 	// alone (ReasonSecretUnreadable) until a rotation gives it a new secret.
@@ -68,7 +71,7 @@ func NewSubscription(id, workspaceID, rawURL string, eventTypes []string, secret
 	}
 	return &Subscription{
 		ID: id, WorkspaceID: workspaceID, URL: u, Events: eventTypes, Status: Enabled,
-		Secret: secret, CreatedAt: now, UpdatedAt: now,
+		Secret: secret, CreatedAt: now, UpdatedAt: now, PayloadVersion: 1, // the use case sets the current one
 	}, nil
 }
 

@@ -3,6 +3,7 @@ package router
 import (
 	"context"
 	"fmt"
+	"log/slog"
 
 	"github.com/creatorapi/creatorapi/adapters/eventbus/schema"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
@@ -70,4 +71,23 @@ func (l *Ledger) forUpdate() string {
 		return " FOR UPDATE"
 	}
 	return ""
+}
+
+// RetireInline retires the group of every inline consumer among cs, before the router
+// starts: what a group left unconsumed when an upgrade made its consumer inline (the
+// webhook fan-out) is applied, and the group forgotten.
+func (l *Ledger) RetireInline(ctx context.Context, cs []events.Consumer, logger *slog.Logger) error {
+	for _, c := range cs {
+		if !c.Inline {
+			continue
+		}
+		n, err := l.Retire(ctx, c)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			logger.Info("events: retired the consumer group of an inline consumer", "consumer", c.Name, "applied", n)
+		}
+	}
+	return nil
 }

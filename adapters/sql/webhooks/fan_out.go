@@ -3,6 +3,7 @@ package webhooks
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -52,10 +53,10 @@ func newFanOutStatements(db *sqldb.DB) fanOutStatements {
 		// template ($9 to $15).
 		batch: `WITH e AS (SELECT * FROM unnest(CAST($1 AS INTEGER[]), CAST($2 AS TEXT[]), CAST($3 AS TEXT[]),
 				CAST($4 AS TEXT[]), CAST($5 AS BYTEA[]), CAST($6 AS TIMESTAMPTZ[]), CAST($7 AS TEXT[]),
-				CAST($8 AS TIMESTAMPTZ[])) AS e(i, ws, event_id, event_type, payload, at, token, until)),
+				CAST($8 AS TIMESTAMPTZ[]), CAST($19 AS INTEGER[])) AS e(i, ws, event_id, event_type, payload, at, token, until, version)),
 			s AS (SELECT e.i, w.* FROM e CROSS JOIN LATERAL (
 				SELECT id, url, secret_sealed, previous_sealed, previous_expires_at, ROW_NUMBER() OVER (ORDER BY id) AS k
-				FROM webhook_subscriptions WHERE workspace_id = e.ws AND status = 'enabled'
+				FROM webhook_subscriptions WHERE workspace_id = e.ws AND status = 'enabled' AND payload_version = e.version
 					AND strpos(' ' || events || ' ', ' ' || e.event_type || ' ') > 0) w),
 			n AS (SELECT * FROM unnest(CAST($16 AS INTEGER[]), CAST($17 AS INTEGER[]), CAST($18 AS TEXT[])) AS n(i, k, id)),
 			added AS (INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token)
@@ -72,7 +73,7 @@ func newFanOutStatements(db *sqldb.DB) fanOutStatements {
 		// transaction would pay every time. $7 is the lease's end or NULL; $15 the ids drawn.
 		single: `WITH s AS (SELECT id, url, secret_sealed, previous_sealed, previous_expires_at, ROW_NUMBER() OVER (ORDER BY id) AS k
 				FROM webhook_subscriptions WHERE workspace_id = CAST($1 AS TEXT) AND status = 'enabled'
-					AND strpos(' ' || events || ' ', ' ' || CAST($3 AS TEXT) || ' ') > 0),
+					AND payload_version = CAST($16 AS INTEGER) AND strpos(' ' || events || ' ', ' ' || CAST($3 AS TEXT) || ' ') > 0),
 			added AS (INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token)
 				SELECT (CAST($15 AS TEXT[]))[s.k], CAST($1 AS TEXT), s.id, CAST($2 AS TEXT), CAST($3 AS TEXT), CAST($4 AS BYTEA),
 					CAST($8 AS TEXT), CAST($9 AS INTEGER), CAST($10 AS INTEGER), CAST($11 AS TIMESTAMPTZ), CAST($5 AS TIMESTAMPTZ),
@@ -84,7 +85,7 @@ func newFanOutStatements(db *sqldb.DB) fanOutStatements {
 				COALESCE(added.id, '') AS delivery_id
 			FROM s LEFT JOIN added ON added.subscription_id = s.id ORDER BY s.k`,
 		endpoints: db.Rebind(`SELECT id, events, url, secret_sealed, previous_sealed, previous_expires_at FROM webhook_subscriptions
-			WHERE workspace_id = ? AND status = 'enabled' ORDER BY id`),
+			WHERE workspace_id = ? AND status = 'enabled' AND payload_version = ? ORDER BY id`),
 		insert: db.Rebind(`INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (subscription_id, event_id) DO NOTHING`),
 		hints:        &endpointCounts{counts: map[string]int{}},
@@ -166,11 +167,12 @@ func (r *Dispatch) writeBatch(ctx context.Context, held []heldFan) error {
 	n := len(held)
 	idx, ws, eventIDs, types := make([]int32, n), make([]string, n), make([]string, n), make([]string, n)
 	payloads, ats, tokens, untils := make([][]byte, n), make([]time.Time, n), make([]string, n), make([]time.Time, n)
+	versions := make([]int32, n)
 	var idEvent, idK []int32
 	var ids []string
 	for i, h := range held {
 		idx[i], ws[i], eventIDs[i], types[i] = int32(i), h.f.WorkspaceID, h.f.EventID, h.f.EventType
-		payloads[i], ats[i], tokens[i], untils[i] = h.f.Payload, h.f.At, h.f.Token, h.f.Until
+		payloads[i], ats[i], tokens[i], untils[i], versions[i] = h.f.Payload, h.f.At, h.f.Token, h.f.Until, int32(payloadVersion(h.f))
 		for k, id := range h.ids {
 			idEvent, idK, ids = append(idEvent, int32(i)), append(idK, int32(k+1)), append(ids, id)
 		}
@@ -184,11 +186,11 @@ func (r *Dispatch) writeBatch(ctx context.Context, held []heldFan) error {
 		f := held[0].f
 		err = r.db.Write(ctx).SelectContext(ctx, &rows, r.fan.single, f.WorkspaceID, f.EventID, f.EventType, f.Payload, f.At,
 			f.Token, leaseUntil(f), string(t.Status), t.Attempts, t.CycleAttempts, t.CycleFailedAt, t.LastAttemptAt,
-			t.LastStatus, t.LastError, append([]string{}, held[0].ids...))
+			t.LastStatus, t.LastError, append([]string{}, held[0].ids...), payloadVersion(f))
 	} else {
 		err = r.db.Write(ctx).SelectContext(ctx, &rows, r.fan.batch, idx, ws, eventIDs, types, payloads, ats, tokens, untils,
 			string(t.Status), t.Attempts, t.CycleAttempts, t.CycleFailedAt, t.LastAttemptAt, t.LastStatus, t.LastError,
-			idEvent, idK, ids)
+			idEvent, idK, ids, versions)
 	}
 	if err != nil {
 		return fmt.Errorf("fan out: %w", err)
@@ -231,7 +233,7 @@ func (r *Dispatch) writeBatch(ctx context.Context, held []heldFan) error {
 // fanOutAtOnce is SQLite's fan-out: the endpoints, then a statement per delivery.
 func (r *Dispatch) fanOutAtOnce(ctx context.Context, f webhooks.Fan, newID func() string, written func(context.Context, []webhooks.Lease)) error {
 	var rows []fanRow
-	if err := r.db.Read(ctx).SelectContext(ctx, &rows, r.fan.endpoints, f.WorkspaceID); err != nil {
+	if err := r.db.Read(ctx).SelectContext(ctx, &rows, r.fan.endpoints, f.WorkspaceID, payloadVersion(f)); err != nil {
 		return fmt.Errorf("fan out: %w", err)
 	}
 	var leases []webhooks.Lease
@@ -278,4 +280,9 @@ func leaseUntil(f webhooks.Fan) *time.Time {
 	return &f.Until
 }
 
-func hintKey(f webhooks.Fan) string { return f.WorkspaceID + " " + f.EventType }
+func hintKey(f webhooks.Fan) string {
+	return f.WorkspaceID + " " + f.EventType + " " + strconv.Itoa(payloadVersion(f))
+}
+
+// payloadVersion is the version of f's bytes (0, a fan built without one, is v1).
+func payloadVersion(f webhooks.Fan) int { return max(f.PayloadVersion, 1) }

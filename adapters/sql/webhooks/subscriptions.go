@@ -31,7 +31,7 @@ type Sealer interface {
 type sealing struct{ box Sealer }
 
 const webhookColumns = `id, workspace_id, url, events, status, disabled_reason, secret_sealed, previous_sealed,
-	previous_expires_at, failing_since, created_at, updated_at, disabled_at`
+	previous_expires_at, failing_since, created_at, updated_at, disabled_at, payload_version`
 
 // Subscriptions stores webhook subscriptions with their secrets sealed.
 type Subscriptions struct {
@@ -46,7 +46,7 @@ func NewSubscriptions(db *sqldb.DB, box Sealer) *Subscriptions {
 	sel := `SELECT ` + webhookColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? AND id = ?`
 	return &Subscriptions{
 		sealing: sealing{box}, db: db,
-		insert:       db.Rebind(`INSERT INTO webhook_subscriptions (` + webhookColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		insert:       db.Rebind(`INSERT INTO webhook_subscriptions (` + webhookColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		get:          db.Rebind(sel),
 		getForUpdate: db.Rebind(sel + db.ForUpdate()),
 		list:         db.Rebind(`SELECT ` + webhookColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? ORDER BY created_at DESC, id DESC`),
@@ -76,6 +76,7 @@ type webhookRow struct {
 	CreatedAt         time.Time  `db:"created_at"`
 	UpdatedAt         time.Time  `db:"updated_at"`
 	DisabledAt        *time.Time `db:"disabled_at"`
+	PayloadVersion    int        `db:"payload_version"`
 }
 
 func (r sealing) open(id string, sealed []byte) (webhooks.Secret, error) {
@@ -95,6 +96,7 @@ func (r *Subscriptions) subscription(row webhookRow) *webhooks.Subscription {
 		Status: webhooks.Status(row.Status), Reason: webhooks.DisabledReason(row.DisabledReason),
 		PreviousExpiresAt: platform.UTCPtr(row.PreviousExpiresAt), FailingSince: platform.UTCPtr(row.FailingSince),
 		CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(), DisabledAt: platform.UTCPtr(row.DisabledAt),
+		PayloadVersion: row.PayloadVersion,
 	}
 	r.openSecrets(s, row.SecretSealed, row.PreviousSealed)
 	return s
@@ -138,7 +140,8 @@ func (r *Subscriptions) Add(ctx context.Context, s *webhooks.Subscription) error
 		return fmt.Errorf("insert webhook: %w", err)
 	}
 	_, err = r.db.Write(ctx).ExecContext(ctx, r.insert, s.ID, s.WorkspaceID, s.URL, strings.Join(s.Events, " "), string(s.Status),
-		string(s.Reason), current, previous, s.PreviousExpiresAt, s.FailingSince, s.CreatedAt, s.UpdatedAt, s.DisabledAt)
+		string(s.Reason), current, previous, s.PreviousExpiresAt, s.FailingSince, s.CreatedAt, s.UpdatedAt, s.DisabledAt,
+		max(s.PayloadVersion, 1)) // 0: a subscription built without one is v1's
 	if err != nil {
 		return fmt.Errorf("insert webhook: %w", err)
 	}

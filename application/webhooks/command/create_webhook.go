@@ -39,6 +39,7 @@ func (d Deps) CreateWebhook(ctx context.Context, cmd CreateWebhook) (WebhookWith
 	if err != nil {
 		return WebhookWithSecret{}, err
 	}
+	s.PayloadVersion = d.currentPayloadVersion(s.CreatedAt)
 	if err := d.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
 		return WebhookWithSecret{}, err
 	}

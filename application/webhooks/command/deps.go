@@ -4,8 +4,10 @@ package command
 
 import (
 	"context"
+	"fmt"
 	"time"
 
+	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
@@ -84,6 +86,36 @@ type Deps struct {
 	Clock      platform.Clock
 	Observer   platform.Observer // logging, metrics and tracing of the use cases
 	Settings   Settings
+	// Versions gives the payload version of a new endpoint and each version's renderer
+	// (nil: v1 only).
+	Versions *platform.Versions
+}
+
+// payloadVersions are the versions deliveries are rendered at, with their renderers.
+func (d Deps) payloadVersions() []platform.Major {
+	if d.Versions == nil {
+		return []platform.Major{{Number: 1, Payload: platform.RenderV1}}
+	}
+	return d.Versions.All()
+}
+
+// currentPayloadVersion is what an endpoint created at at records: the newest major
+// released by then.
+func (d Deps) currentPayloadVersion(at time.Time) int {
+	if d.Versions == nil {
+		return 1
+	}
+	return d.Versions.Current(at).Number
+}
+
+// render is ev's webhook body at version.
+func (d Deps) render(version int, ev events.Envelope) ([]byte, error) {
+	for _, m := range d.payloadVersions() {
+		if m.Number == version {
+			return m.Payload(ev)
+		}
+	}
+	return nil, fmt.Errorf("no renderer of webhook payload version %d", version)
 }
 
 func (d Deps) requireWorkspace(ctx context.Context, workspaceID string) error {

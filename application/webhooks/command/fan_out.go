@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/creatorapi/creatorapi/application/events"
@@ -23,11 +22,6 @@ func (h FanOutHandler) Handle(ctx context.Context, ev events.Envelope) error {
 	if !events.IsPublic(ev.Type) {
 		return nil
 	}
-	// These bytes are signed and sent on every attempt, unchanged.
-	payload, err := json.Marshal(ev)
-	if err != nil {
-		return fmt.Errorf("fan out %s: %w", ev.ID, err)
-	}
 	// With a dispatcher in this process, each delivery is written leased to it and handed
 	// over after the commit: no claim statement, no second write of the row. The writes may
 	// wait for the end of the transaction (the deliveries of all its events in one
@@ -42,13 +36,26 @@ func (h FanOutHandler) Handle(ctx context.Context, ev events.Envelope) error {
 			h.d.Waker.Wake(ctx)
 		}
 	}
-	err = h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
+	err := h.d.Tx.WithinTx(ctx, func(ctx context.Context) error {
 		now := h.d.Clock.Now()
-		f := webhooks.Fan{WorkspaceID: ev.WorkspaceID, EventID: ev.ID, EventType: string(ev.Type), Payload: payload, At: now}
-		if handing {
-			f.Token, f.Until = h.d.IDs.New("lease"), now.Add(h.d.Settings.Lease)
+		// One fan per payload version (one in production while v1 has no successor): each
+		// reaches only the endpoints created under its version, with the event rendered at
+		// it. These bytes are signed and sent on every attempt, unchanged.
+		for _, version := range h.d.payloadVersions() {
+			payload, err := version.Payload(ev)
+			if err != nil {
+				return err
+			}
+			f := webhooks.Fan{WorkspaceID: ev.WorkspaceID, EventID: ev.ID, EventType: string(ev.Type), Payload: payload,
+				PayloadVersion: version.Number, At: now}
+			if handing {
+				f.Token, f.Until = h.d.IDs.New("lease"), now.Add(h.d.Settings.Lease)
+			}
+			if err := h.d.Dispatch.FanOut(ctx, f, func() string { return h.d.IDs.New(webhooks.DeliveryIDPrefix) }, written); err != nil {
+				return err
+			}
 		}
-		return h.d.Dispatch.FanOut(ctx, f, func() string { return h.d.IDs.New(webhooks.DeliveryIDPrefix) }, written)
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("fan out %s: %w", ev.ID, err)

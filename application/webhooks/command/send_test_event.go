@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -45,7 +44,7 @@ func (d Deps) SendTestEvent(ctx context.Context, cmd SendTestEvent) (TestSent, e
 	}
 	now := d.Clock.Now()
 	eventID := webhooks.TestEventPrefix + strings.TrimPrefix(d.IDs.New("evt"), "evt_")
-	payload, err := json.Marshal(entry.Envelope(eventID, cmd.WorkspaceID, now))
+	payload, err := d.render(s.PayloadVersion, entry.Envelope(eventID, cmd.WorkspaceID, now))
 	if err != nil {
 		return TestSent{}, err
 	}

@@ -20,9 +20,12 @@ type Webhook struct {
 	PreviousSecretExpiresAt *time.Time `json:"previousSecretExpiresAt"`
 	// SecretUnreadable: the signing secret cannot be opened with this service's master
 	// key; deliveries fail until the secret is rotated (or the key restored).
-	SecretUnreadable bool      `json:"secretUnreadable,omitempty"`
-	CreatedAt        time.Time `json:"createdAt"`
-	UpdatedAt        time.Time `json:"updatedAt"`
+	SecretUnreadable bool `json:"secretUnreadable,omitempty"`
+	// PayloadVersion is the API major the endpoint was created under; its deliveries are
+	// rendered at it.
+	PayloadVersion int       `json:"payloadVersion"`
+	CreatedAt      time.Time `json:"createdAt"`
+	UpdatedAt      time.Time `json:"updatedAt"`
 }
 
 // View maps an endpoint to its shape.
@@ -30,7 +33,7 @@ func View(s *webhooks.Subscription) Webhook {
 	w := Webhook{
 		ID: s.ID, URL: s.URL, Events: s.Events, Status: string(s.Status), DisabledAt: s.DisabledAt,
 		FailingSince: s.FailingSince, PreviousSecretExpiresAt: s.PreviousExpiresAt, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
-		SecretUnreadable: s.SecretUnreadable,
+		SecretUnreadable: s.SecretUnreadable, PayloadVersion: max(s.PayloadVersion, 1),
 	}
 	if s.Status == webhooks.Disabled {
 		reason := string(s.Reason)

@@ -10,6 +10,7 @@ func Modules(cfg Config) fx.Option {
 		Platform(),
 		Workspaces(),
 		Keys(),
+		Deprecations(),
 		Courses(),
 		Students(),
 		Enrollments(),

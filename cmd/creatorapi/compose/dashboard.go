@@ -13,6 +13,7 @@ import (
 	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
 	"github.com/creatorapi/creatorapi/application/analytics"
 	"github.com/creatorapi/creatorapi/application/audit"
+	"github.com/creatorapi/creatorapi/application/deprecations"
 	"github.com/creatorapi/creatorapi/application/keys"
 	"github.com/creatorapi/creatorapi/application/members"
 	membercmd "github.com/creatorapi/creatorapi/application/members/command"
@@ -72,23 +73,24 @@ func newMembersApp(p membersParams) members.Application {
 
 type dashboardParams struct {
 	fx.In
-	Config    Config
-	Members   members.Application
-	Keys      keys.Application
-	Audit     audit.Application
-	Clock     platform.Clock
-	Logger    *slog.Logger
-	Webhooks  webhooks.Application
-	Subs      domainwebhooks.Repository
-	Analytics analytics.Application
-	MasterKey secrets.MasterKey
+	Config     Config
+	Members    members.Application
+	Keys       keys.Application
+	Audit      audit.Application
+	Clock      platform.Clock
+	Logger     *slog.Logger
+	Webhooks   webhooks.Application
+	Subs       domainwebhooks.Repository
+	Analytics  analytics.Application
+	MasterKey  secrets.MasterKey
+	Deprecated deprecations.Application
 }
 
 func newDashboardMount(p dashboardParams) (PublicMount, error) {
 	d, err := dashboard.New(dashboard.Deps{PublicURL: p.Config.PublicURL, Members: p.Members, Keys: p.Keys,
 		Audit: p.Audit, Webhooks: p.Webhooks, RequestHeaders: adapterwebhooks.RequestHeaders(p.Subs),
 		Summary: p.Analytics.Queries.GetSummary, Daily: p.Analytics.Queries.GetDaily, Clock: p.Clock, Logger: p.Logger,
-		CSRFKey: p.MasterKey.For("dashboard-csrf/v1")})
+		CSRFKey: p.MasterKey.For("dashboard-csrf/v1"), DeprecatedCalls: p.Deprecated.Queries.ListCalls})
 	if err != nil {
 		return nil, err
 	}

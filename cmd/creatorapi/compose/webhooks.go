@@ -97,6 +97,7 @@ type webhooksParams struct {
 	Clock      platform.Clock
 	Observer   platform.Observer
 	Limiter    *ratelimit.Limiter
+	Versions   *platform.Versions
 }
 
 func newWebhooksApp(p webhooksParams) webhooks.Application {
@@ -105,7 +106,7 @@ func newWebhooksApp(p webhooksParams) webhooks.Application {
 			Tx: p.Tx, Subs: p.Subs, Deliveries: p.Deliveries, Dispatch: p.Dispatch, Notices: p.Notices,
 			Retention: p.Retention, Workspaces: modulelinks.WorkspaceOwners{Dir: p.Workspaces}, Mailer: p.Mailer, Waker: adapterwebhooks.CommitWaker{Signal: p.Signal},
 			Handoff: adapterwebhooks.CommitWaker{Signal: p.Signal}, Audit: p.Audit,
-			IDs: p.IDs, Clock: p.Clock, Observer: p.Observer,
+			IDs: p.IDs, Clock: p.Clock, Observer: p.Observer, Versions: p.Versions,
 			TestEvents: p.Limiter.PerWorkspace("test-events", domainwebhooks.TestEventsPerMinute),
 			Settings: command.Settings{
 				AllowHTTP:    p.Config.WebhookAllowPrivate,

@@ -2,7 +2,6 @@ package compose
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
 	"github.com/creatorapi/creatorapi/application/idempotency"
+	"github.com/creatorapi/creatorapi/application/deprecations"
 	"github.com/creatorapi/creatorapi/application/keys/query"
 	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -42,6 +42,7 @@ const (
 	rateLimitSweepEvery = 10 * time.Minute // counter rows live at most a day and this long
 	webhookNoticesEvery = 10 * time.Second
 	webhookPruneEvery   = time.Hour
+	sunsetNoticesEvery  = time.Hour        // the thresholds are days apart
 	signInPruneEvery    = time.Hour        // spent links, old requests and dead sessions
 	signInMailEvery     = time.Second      // the sign-in page only queues; this answers it
 	masterKeyWatchEvery = 10 * time.Second // how soon an instance notices another rotated the key
@@ -75,6 +76,7 @@ type workersParams struct {
 	Logger      *slog.Logger
 	Shutdowner  fx.Shutdowner
 	Usage       *query.UsageBuffer
+	Deprecated  deprecations.Application
 	Limiter     *ratelimit.Limiter
 	Dispatching WebhookDispatching
 	Dispatcher  *adapterwebhooks.Dispatcher
@@ -105,9 +107,11 @@ func newWorkers(p workersParams) WorkerGroup {
 		})}
 	}
 	g := WorkerGroup{
-		{Name: "database maintenance warnings", Worker: background.AtStart(func(ctx context.Context) error { warnAboutMaintenance(ctx, p.DB, p.Logger); return nil })},
+		{Name: "database maintenance warnings", Worker: background.AtStart(func(ctx context.Context) error { return p.DB.WarnAboutMaintenance(ctx, p.Logger) })},
 		// Stopped last: their final run writes what the stopping workers still counted.
 		every("flush key usage", keyUsageFlushEvery, func(ctx context.Context) (int, error) { return 0, p.Usage.Flush(ctx) }),
+		every("flush deprecated calls", keyUsageFlushEvery, p.Deprecated.Calls.Flush),
+		every("send sunset notices", sunsetNoticesEvery, p.Deprecated.SendNotices),
 		every("sweep rate limits", rateLimitSweepEvery, func(ctx context.Context) (int, error) { _, err := p.Limiter.Sweep(ctx); return 0, err }),
 	}
 	// Before the router, so that they stop after its drain: on SQLite the dispatcher's
@@ -126,8 +130,11 @@ func newWorkers(p workersParams) WorkerGroup {
 		}),
 		every("purge idempotency records", idempotency.PurgeEvery, p.Idempotency.Purge.Handle),
 		every("send sign-in links", signInMailEvery, func(ctx context.Context) (int, error) { return p.MembersApp.Commands.SendLinks.Handle(ctx, struct{}{}) }),
-		background.Named{Name: "watch the master key", Worker: background.Every(masterKeyWatchEvery, p.watchMasterKey)},
-		background.Named{Name: "retire inline consumer groups", Worker: background.AtStart(p.retireInlineGroups)})
+		background.Named{Name: "watch the master key", Worker: background.Every(masterKeyWatchEvery,
+			p.KeyPolicy.Watch(p.Key, p.Logger, func() { _ = p.Shutdowner.Shutdown(fx.ExitCode(1)) }))},
+		background.Named{Name: "retire inline consumer groups", Worker: background.AtStart(func(ctx context.Context) error {
+			return p.Ledger.RetireInline(ctx, p.Consumers.Consumers, p.Logger)
+		})})
 	if p.DB.Dialect == sqldb.Postgres { // wakes the router when other instances commit
 		g = append(g, background.Named{Name: "postgres listener", Worker: wakeup.NewListener(p.DB.Writer.DB, p.Wakeup, p.WMLogger)})
 	}
@@ -140,44 +147,6 @@ func newWorkers(p workersParams) WorkerGroup {
 		g = append(g, background.Named{Name: "jetstream forwarder", Worker: p.Forwarder})
 	}
 	return g
-}
-
-// watchMasterKey stops the instance when its key no longer opens the key check (a
-// rotation by another process): running on would seal new secrets under a key nobody
-// else has.
-func (p workersParams) watchMasterKey(ctx context.Context) {
-	if err := p.KeyPolicy.StillOpens(ctx, p.Key); errors.Is(err, secrets.ErrWrongMasterKey) {
-		p.Logger.Error("master key no longer matches the database; stopping", "error", err)
-		_ = p.Shutdowner.Shutdown(fx.ExitCode(1))
-	}
-}
-
-// retireInlineGroups applies, before the router starts, what the consumer group of an
-// inline consumer left unconsumed when an upgrade made it inline (the webhook fan-out),
-// and forgets the group (Ledger.Retire).
-func (p workersParams) retireInlineGroups(ctx context.Context) error {
-	for _, c := range inline(p.Consumers.Consumers) {
-		n, err := p.Ledger.Retire(ctx, c)
-		if err != nil {
-			return err
-		}
-		if n > 0 {
-			p.Logger.Info("events: retired the consumer group of an inline consumer", "consumer", c.Name, "applied", n)
-		}
-	}
-	return nil
-}
-
-// warnAboutMaintenance logs what the database's settings leave to the operator
-// (autovacuum off, for one).
-func warnAboutMaintenance(ctx context.Context, db *sqldb.DB, logger *slog.Logger) {
-	warnings, err := db.MaintenanceWarnings(ctx)
-	if err != nil {
-		logger.Warn("database maintenance check", "error", err)
-	}
-	for _, w := range warnings {
-		logger.Warn(w)
-	}
 }
 
 type listenersParams struct {

@@ -19,6 +19,7 @@ import (
 	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks"
+	"github.com/creatorapi/creatorapi/domain/deprecations"
 	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
@@ -34,6 +35,9 @@ type Deps struct {
 	Webhooks  webhooks.Application
 	Summary   platform.Handler[analyticsquery.GetSummary, analyticsquery.Summary] // the overview's analytics (nil: not shown)
 	Daily     platform.Handler[analyticsquery.GetSummary, analyticsquery.Daily]
+	// DeprecatedCalls lists the workspace's calls of deprecated routes per key (the keys
+	// page's "API health"; nil: not shown).
+	DeprecatedCalls platform.Handler[string, []deprecations.Call]
 	// RequestHeaders rebuilds the headers an attempt at at sent (the signer is an adapter).
 	RequestHeaders func(ctx context.Context, workspaceID string, d *domainwebhooks.Delivery, at time.Time) (http.Header, error)
 	Clock          platform.Clock

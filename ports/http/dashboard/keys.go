@@ -19,6 +19,7 @@ type keysData struct {
 	Scopes []scopeBox
 	Keys   []query.Key
 	Next   string // the position of the next page, when there is one
+	Health []deprecatedCall
 }
 
 // keysPerPage keeps the page fast with thousands of keys.
@@ -42,8 +43,12 @@ func (h *Dashboard) renderKeys(c *fiber.Ctx, status int, errText, name string, c
 	for i, s := range domainkeys.AllScopes {
 		boxes[i] = scopeBox{Name: string(s), Checked: on[string(s)]}
 	}
+	health, err := h.apiHealth(c, page.Items)
+	if err != nil {
+		return err
+	}
 	return h.render(c, status, "keys", view{Title: "API keys", Nav: "keys", Error: errText,
-		Notice: keyNotices.of(c), Data: keysData{Name: name, Scopes: boxes, Keys: page.Items, Next: formatPosition(page.Next)}})
+		Notice: keyNotices.of(c), Data: keysData{Name: name, Scopes: boxes, Keys: page.Items, Next: formatPosition(page.Next), Health: health}})
 }
 
 type createdData struct {
