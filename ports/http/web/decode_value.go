@@ -29,7 +29,8 @@ func NullMembers(object []byte) (map[string]bool, error) {
 	}
 	out := map[string]bool{}
 	for name, v := range members {
-		if v.Kind() == 'n' {
+		// Decoding null into a jsontext.Value may leave it empty (the zero value).
+		if len(v) == 0 || v.Kind() == 'n' {
 			out[name] = true
 		}
 	}
