@@ -361,7 +361,9 @@ func (g *Generator) str(t *rapid.T, label string, s map[string]any) string {
 	if pattern, ok := s["pattern"].(string); ok && strings.HasPrefix(pattern, "^") && len(g.IDs) > 0 {
 		return g.knownID(t, label)
 	}
-	if strings.HasSuffix(label, "Id") && len(g.IDs) > 0 && rapid.IntRange(0, 3).Draw(t, label+" known") > 0 {
+	// externalId is the integrator's own id, not one of ours: drawing ours there would store
+	// another workspace's ids in a student and make the leak check see them later.
+	if strings.HasSuffix(label, "Id") && !strings.HasSuffix(label, "externalId") && len(g.IDs) > 0 && rapid.IntRange(0, 3).Draw(t, label+" known") > 0 {
 		return g.knownID(t, label)
 	}
 	min, max := 0, 40

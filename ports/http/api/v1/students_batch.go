@@ -62,6 +62,13 @@ func (h studentBatchHandler) upsert(c *fiber.Ctx) error {
 	if len(req.Items) == 0 || len(req.Items) > command.MaxBatch {
 		return web.Invalid("items", "items must hold 1 to %d students (it holds %d)", command.MaxBatch, len(req.Items))
 	}
+	for i, raw := range req.Items {
+		// The batch's shape is the request's: an item that is not an object is a broken
+		// request, not a contact with bad data.
+		if raw.Kind() != '{' {
+			return web.Invalid(fmt.Sprintf("items[%d]", i), "items[%d] must be a JSON object (a student's fields)", i)
+		}
+	}
 	p := PrincipalOf(c)
 	results := make([]batchItemResult, len(req.Items))
 	var cmd command.UpsertStudents
