@@ -246,6 +246,34 @@ func CourseReadModel(t *testing.T, open CourseFactory) {
 		}
 	})
 
+	t.Run("a slug finds the published course in its workspace only", func(t *testing.T) {
+		ws, other := a.NewWorkspace(t), a.NewWorkspace(t)
+		published := newCourse(t, ws, "crs_slug_pub", "by-slug", 0)
+		draft := newCourse(t, ws, "crs_slug_draft", "draft-slug", 1)
+		archived := newCourse(t, ws, "crs_slug_arch", "archived-slug", 2)
+		for _, c := range []*courses.Course{published, draft, archived} {
+			mustAdd(t, a, c)
+		}
+		for _, c := range []*courses.Course{published, archived} {
+			if err := c.Publish(at(3)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := archived.Archive(at(4)); err != nil {
+			t.Fatal(err)
+		}
+		mustUpdate(t, a, published)
+		mustUpdate(t, a, archived)
+		got, err := a.Reads.PublishedBySlug(ctx, ws, "by-slug")
+		if err != nil || got.ID != published.ID || got.Slug != "by-slug" || got.Status != "published" {
+			t.Fatalf("by slug: %+v, %v", got, err)
+		}
+		for _, c := range []struct{ ws, slug string }{{ws, "draft-slug"}, {ws, "archived-slug"}, {ws, "no-such"}, {other, "by-slug"}} {
+			_, err := a.Reads.PublishedBySlug(ctx, c.ws, c.slug)
+			wantKind(t, err, kernel.KindNotFound, "")
+		}
+	})
+
 	t.Run("a course reads with its curriculum, any status, in its workspace only", func(t *testing.T) {
 		ws := a.NewWorkspace(t)
 		c := newCourse(t, ws, "crs_detail", "detail", 0)

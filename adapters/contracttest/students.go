@@ -218,6 +218,22 @@ func StudentReads(t *testing.T, open StudentFactory) {
 		if got := ids(t, ws, query.Filter{UpdatedSince: &since}, 2); !reflect.DeepEqual(got, []string{all[1].ID}) {
 			t.Fatalf("updated since: %v", got)
 		}
+		ext := "crm-shared" // not unique: two students of the CRM may share one
+		for _, s := range []*students.Student{all[0], all[4]} {
+			if _, err := s.Apply(students.Patch{ExternalID: &ext}, at(31)); err != nil {
+				t.Fatal(err)
+			}
+			mustUpdateStudent(t, a, s)
+		}
+		if got := ids(t, ws, query.Filter{ExternalID: ext}, 1); !reflect.DeepEqual(got, []string{all[4].ID, all[0].ID}) {
+			t.Fatalf("by externalId: %v", got)
+		}
+		if got := ids(t, ws, query.Filter{ExternalID: ext, Email: all[0].Email}, 2); !reflect.DeepEqual(got, []string{all[0].ID}) {
+			t.Fatalf("by externalId and email: %v", got)
+		}
+		if got := ids(t, other, query.Filter{ExternalID: ext}, 2); len(got) != 0 {
+			t.Fatalf("another workspace lists %v by externalId", got)
+		}
 		if got := ids(t, a.NewWorkspace(t), query.Filter{}, 3); len(got) != 0 {
 			t.Fatalf("empty workspace lists %v", got)
 		}

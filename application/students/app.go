@@ -18,6 +18,8 @@ type Commands struct {
 	CreateStudent platform.Handler[command.CreateStudent, platform.Upsert[query.Student]]
 	UpdateStudent platform.Handler[command.UpdateStudent, query.Student]
 	DeleteStudent platform.Handler[command.DeleteStudent, query.Student]
+	// UpsertStudents runs a batch, each item in its own transaction (command.Batch).
+	UpsertStudents platform.Handler[command.UpsertStudents, []command.ItemResult]
 }
 
 // Queries read state.
@@ -49,6 +51,10 @@ func New(d command.Deps) Application {
 			CreateStudent: platform.Command("create student", d.Tx, d.Observer, d.CreateStudent),
 			UpdateStudent: platform.Command("update student", d.Tx, d.Observer, d.UpdateStudent),
 			DeleteStudent: platform.Command("delete student", d.Tx, d.Observer, d.DeleteStudent),
+			// No transaction around the batch: each item commits on its own.
+			UpsertStudents: platform.Query("upsert students", d.Observer, command.Batch{
+				Item: platform.Command("upsert student", d.Tx, d.Observer, d.UpsertStudent),
+			}.UpsertStudents),
 		},
 		Queries: Queries{
 			ListStudents: platform.Query("list students", d.Observer, reads.ListStudents),

@@ -84,48 +84,17 @@ func (c *CLI) runDemo(ctx context.Context, cfg compose.Config, d demoDeps, admin
 	if err != nil {
 		return err
 	}
-	api, admin := baseURL(cfg.HTTPAddr), baseURL(cfg.AdminAddr)
-	state := "reusing the demo workspace seeded earlier"
-	if res.Seeded {
-		state = "seeded a new demo workspace"
+	receiver := "https://example.com/webhooks" // the SSRF guard refuses this machine's addresses by default
+	if cfg.WebhookAllowPrivate {
+		receiver = "http://127.0.0.1:9000/webhooks"
 	}
-	fmt.Fprintf(c.stdout, `creatorapi demo: %s
-
-  workspace      %s
-  API key        %s   (all six scopes; shown once)
-  operator token %s
-
-Dashboard (create, use and revoke keys; the link works once, for 15 minutes):
-
-  %s
-
-Try it (public API; the key carries all six scopes):
-
-  export KEY=%s
-  curl -s %s/api/v1/courses -H "Authorization: Bearer $KEY"
-  curl -s "%s/api/v1/courses?limit=2" -H "Authorization: Bearer $KEY"
-  curl -s %s/api/v1/courses/%s -H "Authorization: Bearer $KEY"
-  curl -s "%s/api/v1/students?limit=5" -H "Authorization: Bearer $KEY"
-  curl -s -X POST %s/api/v1/students -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
-       -d '{"email":"new.lead@example.com","firstName":"New","lastName":"Lead","metadata":{"crm":"hubspot"}}'
-  curl -s -X POST %s/api/v1/enrollments -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
-       -d '{"studentId":"%s","courseId":"%s"}'
-  curl -s "%s/api/v1/orders?status=refunded" -H "Authorization: Bearer $KEY"
-  curl -s "%s/api/v1/analytics/summary" -H "Authorization: Bearer $KEY"
-
-Operator API (records what happens in the workspace):
-
-  export ADMIN=%s
-  curl -s -X POST %s/internal/v1/workspaces/%s/courses -H "Authorization: Bearer $ADMIN" \
-       -H 'Content-Type: application/json' -d '{"title":"My new course"}'
-  curl -s -X POST %s/internal/v1/workspaces/%s/courses/%s/modules -H "Authorization: Bearer $ADMIN" \
-       -H 'Content-Type: application/json' -d '{"title":"Bonus material"}'
-
-New sign-in link later: creatorapi dashboard link --workspace %s
-
-`, state, res.WorkspaceID, res.Key.Secret, adminToken, link.URL, res.Key.Secret, api, api, api, res.CourseID, api, api, api,
-		res.StudentID, res.CourseID, api, api, adminToken, admin, res.WorkspaceID, admin, res.WorkspaceID, res.CourseID, res.WorkspaceID)
-	return nil
+	cli, err := c.demoCLI(cfg)
+	if err != nil {
+		return err
+	}
+	return demo.Guide{Result: res, API: baseURL(cfg.HTTPAddr), Admin: baseURL(cfg.AdminAddr), AdminToken: adminToken,
+		SignInURL: link.URL, Dashboard: strings.TrimSuffix(cfg.PublicURL, "/") + "/dashboard", CLI: cli,
+		ReceiverURL: receiver, AllowPrivate: cfg.WebhookAllowPrivate}.Write(c.stdout)
 }
 
 // baseURL turns a listen address into a URL a local curl can use.

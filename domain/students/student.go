@@ -70,12 +70,15 @@ func New(id, workspaceID string, p Profile, now time.Time) (*Student, error) {
 }
 
 // Patch changes some fields of a profile; nil leaves a field as it is. Metadata, when
-// given, replaces the whole map.
+// given, replaces the whole map (the operator API); MetadataChanges then merges into it
+// (the public API's merge patch): a value sets its key, nil removes it.
 type Patch struct {
-	Email     *string
-	FirstName *string
-	LastName  *string
-	Metadata  *map[string]string
+	Email           *string
+	FirstName       *string
+	LastName        *string
+	ExternalID      *string
+	Metadata        *map[string]string
+	MetadataChanges map[string]*string
 }
 
 // Apply validates and applies p; changed is false when p changes nothing, so that a
@@ -97,18 +100,44 @@ func (s *Student) Apply(p Patch, now time.Time) (changed bool, err error) {
 			return false, err
 		}
 	}
-	if p.Metadata != nil {
-		if next.Metadata, err = metadata(*p.Metadata); err != nil {
+	if p.ExternalID != nil {
+		next.ExternalID = strings.TrimSpace(*p.ExternalID)
+		if err := kernel.MaxLength("externalId", next.ExternalID, MaxExternalID); err != nil {
+			return false, err
+		}
+	}
+	if p.Metadata != nil || p.MetadataChanges != nil {
+		merged := s.Metadata
+		if p.Metadata != nil {
+			merged = *p.Metadata
+		}
+		if next.Metadata, err = metadata(mergeMetadata(merged, p.MetadataChanges)); err != nil {
 			return false, err
 		}
 	}
 	changed = next.Email != s.Email || next.FirstName != s.FirstName || next.LastName != s.LastName ||
-		!sameMetadata(next.Metadata, s.Metadata)
+		next.ExternalID != s.ExternalID || !sameMetadata(next.Metadata, s.Metadata)
 	if changed {
 		next.UpdatedAt = now
 		*s = next
 	}
 	return changed, nil
+}
+
+// mergeMetadata is base with changes applied (a copy: base is the stored map).
+func mergeMetadata(base map[string]string, changes map[string]*string) map[string]string {
+	out := make(map[string]string, len(base)+len(changes))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range changes {
+		if v == nil {
+			delete(out, k)
+			continue
+		}
+		out[k] = *v
+	}
+	return out
 }
 
 // Delete removes the student from lists and lookups.

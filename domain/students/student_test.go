@@ -66,3 +66,29 @@ func TestApplyReportsChanges(t *testing.T) {
 		t.Fatalf("delete: %v %+v", err, s)
 	}
 }
+
+func TestApplyMergesMetadataAndSetsTheExternalID(t *testing.T) {
+	s, _ := New("stu_1", "org_1", Profile{Email: "a@example.com", Metadata: map[string]string{"plan": "pro", "source": "ads"}}, t0)
+	gold, ext := "gold", " crm-7 "
+	changed, err := s.Apply(Patch{ExternalID: &ext, MetadataChanges: map[string]*string{"plan": &gold, "source": nil, "absent": nil}}, t0.Add(time.Hour))
+	if err != nil || !changed || s.ExternalID != "crm-7" || len(s.Metadata) != 1 || s.Metadata["plan"] != "gold" {
+		t.Fatalf("changed %v, err %v, student %+v", changed, err, s)
+	}
+	// Removing an absent key and setting a value to itself change nothing.
+	if changed, err := s.Apply(Patch{MetadataChanges: map[string]*string{"plan": &gold, "gone": nil}}, t0.Add(2*time.Hour)); err != nil || changed || !s.UpdatedAt.Equal(t0.Add(time.Hour)) {
+		t.Fatalf("no-op merge: changed %v, err %v", changed, err)
+	}
+	// The merged map is held to the limits.
+	many := map[string]*string{}
+	for i := 0; i < MaxMetadataKeys; i++ {
+		v := "v"
+		many[string(rune('a'+i%26))+string(rune('a'+i/26))] = &v
+	}
+	if _, err := s.Apply(Patch{MetadataChanges: many}, t0); fieldOf(err) != "metadata" || len(s.Metadata) != 1 {
+		t.Fatalf("51 keys after the merge: %v, metadata %v", err, s.Metadata)
+	}
+	long := strings.Repeat("x", MaxExternalID+1)
+	if _, err := s.Apply(Patch{ExternalID: &long}, t0); fieldOf(err) != "externalId" {
+		t.Fatalf("long externalId: %v", err)
+	}
+}

@@ -65,8 +65,14 @@ func Load() (*Contract, error) {
 
 // Documented tells whether method and a concrete path match a documented operation.
 func (c *Contract) Documented(method, path string) (Operation, bool) {
+	// A concrete path is matched before its templated counterparts (OpenAPI 3.1, "Path
+	// Templating Matching"): GET /students/batch is no getStudent of a student "batch".
+	concrete := false
 	for _, o := range c.Operations {
-		if o.Method == method && matchTemplate(o.Path, path) {
+		concrete = concrete || o.Path == path
+	}
+	for _, o := range c.Operations {
+		if o.Method == method && (o.Path == path || !concrete && matchTemplate(o.Path, path)) {
 			return o, true
 		}
 	}

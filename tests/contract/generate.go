@@ -275,7 +275,26 @@ func (g *Generator) value(t *rapid.T, label string, s map[string]any) any {
 	if enum, ok := s["enum"].([]any); ok {
 		return rapid.SampledFrom(enum).Draw(t, label)
 	}
-	switch s["type"] {
+	typ := s["type"]
+	if types, ok := typ.([]any); ok { // a nullable field: [string, 'null']
+		typ = rapid.SampledFrom(types).Draw(t, label+" type")
+	}
+	switch typ {
+	case "array":
+		items, _ := s["items"].(map[string]any)
+		max := 3
+		if v, ok := s["maxItems"].(float64); ok && int(v) < max {
+			max = int(v)
+		}
+		min := 0
+		if v, ok := s["minItems"].(float64); ok {
+			min = int(v)
+		}
+		out := make([]any, rapid.IntRange(min, max).Draw(t, label+" length"))
+		for i := range out {
+			out[i] = g.value(t, fmt.Sprintf("%s[%d]", label, i), items)
+		}
+		return out
 	case "integer":
 		min, max := 1, 100
 		if v, ok := s["minimum"].(float64); ok {
@@ -342,7 +361,9 @@ func (g *Generator) str(t *rapid.T, label string, s map[string]any) string {
 	if pattern, ok := s["pattern"].(string); ok && strings.HasPrefix(pattern, "^") && len(g.IDs) > 0 {
 		return g.knownID(t, label)
 	}
-	if strings.HasSuffix(label, "Id") && len(g.IDs) > 0 && rapid.IntRange(0, 3).Draw(t, label+" known") > 0 {
+	// externalId is the integrator's own id, not one of ours: drawing ours there would store
+	// another workspace's ids in a student and make the leak check see them later.
+	if strings.HasSuffix(label, "Id") && !strings.HasSuffix(label, "externalId") && len(g.IDs) > 0 && rapid.IntRange(0, 3).Draw(t, label+" known") > 0 {
 		return g.knownID(t, label)
 	}
 	min, max := 0, 40

@@ -6,12 +6,14 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/courses/query"
 	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
 // Reads answers course queries from the course tables.
 type Reads struct {
 	db                           *sqldb.DB
 	firstPage, nextPage, version string
+	bySlug                       string
 	detail                       curriculum
 }
 
@@ -24,6 +26,7 @@ func NewReads(db *sqldb.DB) *Reads {
 		firstPage: db.Rebind(published + order),
 		nextPage:  db.Rebind(published + ` AND (created_at < ? OR (created_at = ? AND id < ?))` + order),
 		version:   db.Rebind(`SELECT version FROM catalog_versions WHERE workspace_id = ?`),
+		bySlug:    db.Rebind(published + ` AND slug = ?`), // the (workspace_id, slug) unique key
 		detail: curriculum{
 			course:  db.Rebind(`SELECT ` + courseColumns + ` FROM courses WHERE workspace_id = ? AND id = ?`),
 			modules: db.Rebind(`SELECT ` + moduleColumns + ` FROM course_modules WHERE course_id = ? ORDER BY position`),
@@ -52,6 +55,15 @@ func (r *Reads) ListPublished(ctx context.Context, workspaceID string, page plat
 		}
 		return out, nil
 	})
+}
+
+// PublishedBySlug returns the published course with this slug, or NotFound.
+func (r *Reads) PublishedBySlug(ctx context.Context, workspaceID, slug string) (query.Course, error) {
+	var row listedRow
+	if err := sqldb.One(ctx, r.db.Read(ctx), &row, kernel.NotFound("course with slug %q not found", slug), r.bySlug, workspaceID, slug); err != nil {
+		return query.Course{}, err
+	}
+	return row.Course, nil
 }
 
 // Get returns the course with its curriculum, any status, or NotFound.

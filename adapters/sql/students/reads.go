@@ -20,7 +20,7 @@ type Reads struct {
 }
 
 // listShape says which optional conditions a list statement carries.
-type listShape struct{ email, since, after bool }
+type listShape struct{ email, externalID, since, after bool }
 
 // NewReads prepares the statements for db's dialect.
 func NewReads(db *sqldb.DB) *Reads {
@@ -33,32 +33,35 @@ func NewReads(db *sqldb.DB) *Reads {
 		exists:  db.Rebind(`SELECT 1 FROM students WHERE workspace_id = ? AND id = ? AND deleted_at IS NULL`),
 	}
 	// One statement per combination of filters, all prepared once.
-	for _, email := range []bool{false, true} {
-		for _, since := range []bool{false, true} {
-			for _, after := range []bool{false, true} {
-				q := live
-				if email {
-					q += ` AND email_lower = ?`
-				}
-				if since {
-					q += ` AND updated_at >= ?`
-				}
-				if after {
-					q += ` AND (created_at < ? OR (created_at = ? AND id < ?))`
-				}
-				r.pages[listShape{email, since, after}] = db.Rebind(q + ` ORDER BY created_at DESC, id DESC LIMIT ?`)
-			}
+	for shape := range 16 {
+		s := listShape{email: shape&1 != 0, externalID: shape&2 != 0, since: shape&4 != 0, after: shape&8 != 0}
+		q := live
+		if s.email {
+			q += ` AND email_lower = ?`
 		}
+		if s.externalID {
+			q += ` AND external_id = ?` // students_by_external_id (migration 00022)
+		}
+		if s.since {
+			q += ` AND updated_at >= ?`
+		}
+		if s.after {
+			q += ` AND (created_at < ? OR (created_at = ? AND id < ?))`
+		}
+		r.pages[s] = db.Rebind(q + ` ORDER BY created_at DESC, id DESC LIMIT ?`)
 	}
 	return r
 }
 
 // List returns one keyset page of live students, newest first.
 func (r *Reads) List(ctx context.Context, workspaceID string, f query.Filter, page platform.PageRequest) (platform.Page[*students.Student], error) {
-	shape := listShape{email: f.Email != "", since: f.UpdatedSince != nil, after: page.After != nil}
+	shape := listShape{email: f.Email != "", externalID: f.ExternalID != "", since: f.UpdatedSince != nil, after: page.After != nil}
 	args := []any{workspaceID}
 	if shape.email {
 		args = append(args, students.EmailKey(f.Email))
+	}
+	if shape.externalID {
+		args = append(args, f.ExternalID)
 	}
 	if shape.since {
 		args = append(args, f.UpdatedSince.UTC())

@@ -23,6 +23,8 @@ type (
 type Filter struct {
 	// Email matches exactly, case-insensitively.
 	Email string
+	// ExternalID matches exactly (the CRM's own id; several students may share one).
+	ExternalID string
 	// UpdatedSince keeps students with updatedAt at or after it.
 	UpdatedSince *time.Time
 }

@@ -14,8 +14,11 @@ import (
 
 // Entry is one event type of the catalogue.
 type Entry struct {
-	Type  string
-	Cause string // what causes it
+	Type string
+	// Cause says what causes it and, after "Routes:", every route that emits it, public
+	// (/api/v1) or operator (/internal/v1): tests/webhook_catalog_routes_test.go checks
+	// that each is mounted.
+	Cause string
 	When  string // when it is sent
 	Data  json.RawMessage
 }
@@ -25,19 +28,19 @@ const sent = "Within seconds of the change: the event is recorded in the change'
 
 // Entries lists the catalogue in the specification's order (events.PublicTypes).
 var Entries = []Entry{
-	{Type: string(events.StudentCreated), Cause: "A student was created (POST /v1/students).", When: sent, Data: raw(studentExample)},
-	{Type: string(events.StudentUpdated), Cause: "A student's profile or metadata changed (PATCH /v1/students/{id}).", When: sent, Data: raw(studentExample)},
-	{Type: string(events.StudentDeleted), Cause: "A student was deleted (DELETE /v1/students/{id}); data is the student as it was.", When: sent, Data: raw(studentExample)},
-	{Type: string(events.EnrollmentCreated), Cause: "A student was enrolled in a course, by the API or by a paid order.", When: sent, Data: raw(enrollmentExample)},
-	{Type: string(events.EnrollmentRevoked), Cause: "An enrollment was revoked, by the API or by a refund.", When: sent, Data: raw(revokedEnrollmentExample)},
-	{Type: string(events.OrderPaid), Cause: "An order was recorded as paid (POST /v1/orders).", When: sent, Data: raw(orderExample)},
-	{Type: string(events.OrderRefunded), Cause: "An order was refunded in full or in part (POST /v1/orders/{id}/refund).", When: sent, Data: raw(refundedOrderExample)},
-	{Type: string(events.CoursePublished), Cause: "A course was published and can take enrollments.", When: sent, Data: raw(courseExample("published"))},
-	{Type: string(events.CourseArchived), Cause: "A course was archived: no new enrollments.", When: sent, Data: raw(courseExample("archived"))},
-	{Type: string(events.LiveSessionStarted), Cause: "A live session of a course started.", When: sent, Data: raw(liveExample("live"))},
-	{Type: string(events.LiveSessionEnded), Cause: "A live session ended.", When: sent, Data: raw(liveExample("ended"))},
-	{Type: string(events.RecordingReady), Cause: "The recording of a live session is ready to watch.", When: sent, Data: raw(recordingExample)},
-	{Type: string(events.CertificateIssued), Cause: "A certificate was issued for a completed course.", When: sent, Data: raw(certificateExample)},
+	{Type: string(events.StudentCreated), Cause: "A student was created. Routes: POST /api/v1/students, POST /api/v1/students/batch (an item that creates); operator POST /internal/v1/workspaces/{org}/students.", When: sent, Data: raw(studentExample)},
+	{Type: string(events.StudentUpdated), Cause: "A student's profile or metadata changed (not sent when a request changed nothing). Routes: PATCH /api/v1/students/{id}, POST /api/v1/students/batch (an item that updates); operator PATCH /internal/v1/workspaces/{org}/students/{id}.", When: sent, Data: raw(studentExample)},
+	{Type: string(events.StudentDeleted), Cause: "A student was deleted; data is the student as it was. Routes: operator DELETE /internal/v1/workspaces/{org}/students/{id}.", When: sent, Data: raw(studentExample)},
+	{Type: string(events.EnrollmentCreated), Cause: "A student was enrolled in a course, by the API or by a paid order. Routes: POST /api/v1/enrollments; operator POST /internal/v1/workspaces/{org}/enrollments, POST /internal/v1/workspaces/{org}/orders (each course granted).", When: sent, Data: raw(enrollmentExample)},
+	{Type: string(events.EnrollmentRevoked), Cause: "An enrollment was revoked, by the API or by a full refund. Routes: DELETE /api/v1/enrollments/{id}; operator POST /internal/v1/workspaces/{org}/enrollments/{id}/revoke, POST /internal/v1/workspaces/{org}/orders/{id}/refunds (a full refund).", When: sent, Data: raw(revokedEnrollmentExample)},
+	{Type: string(events.OrderPaid), Cause: "An order was recorded as paid. Routes: operator POST /internal/v1/workspaces/{org}/orders.", When: sent, Data: raw(orderExample)},
+	{Type: string(events.OrderRefunded), Cause: "An order was refunded in full or in part. Routes: operator POST /internal/v1/workspaces/{org}/orders/{id}/refunds.", When: sent, Data: raw(refundedOrderExample)},
+	{Type: string(events.CoursePublished), Cause: "A course was published and can take enrollments. Routes: operator POST /internal/v1/workspaces/{org}/courses/{id}/publish.", When: sent, Data: raw(courseExample("published"))},
+	{Type: string(events.CourseArchived), Cause: "A course was archived: no new enrollments. Routes: operator POST /internal/v1/workspaces/{org}/courses/{id}/archive.", When: sent, Data: raw(courseExample("archived"))},
+	{Type: string(events.LiveSessionStarted), Cause: "A live session of a course started. Routes: operator POST /internal/v1/workspaces/{org}/live-sessions/{id}/start.", When: sent, Data: raw(liveExample("live"))},
+	{Type: string(events.LiveSessionEnded), Cause: "A live session ended. Routes: operator POST /internal/v1/workspaces/{org}/live-sessions/{id}/end.", When: sent, Data: raw(liveExample("ended"))},
+	{Type: string(events.RecordingReady), Cause: "The recording of a live session is ready to watch. Routes: operator POST /internal/v1/workspaces/{org}/recordings.", When: sent, Data: raw(recordingExample)},
+	{Type: string(events.CertificateIssued), Cause: "A certificate was issued for a completed course. Routes: operator POST /internal/v1/workspaces/{org}/certificates.", When: sent, Data: raw(certificateExample)},
 }
 
 // Find returns the entry of type t.

@@ -33,6 +33,7 @@ func Enrollments() fx.Option {
 					Catalog: modulelinks.EnrollmentCatalog{App: crs}}, rm, published)
 			},
 			apiEndpoints(v1.EnrollmentEndpoints),
+			apiEndpoints(v1.EnrollmentRevokeEndpoints),
 			operatorRoutes(operator.EnrollmentRoutes),
 		),
 	)

@@ -35,6 +35,7 @@ func Orders() fx.Option {
 				}, published)
 			},
 			apiEndpoints(v1.OrderEndpoints),
+			apiEndpoints(v1.OrderFetchEndpoints),
 			eventConsumer(consumers.OrderEntitlements),
 			operatorRoutes(operator.OrderRoutes),
 		),

@@ -37,6 +37,8 @@ func Students() fx.Option {
 			},
 			func(d students.Directory) modulelinks.StudentDirectory { return modulelinks.StudentDirectory{Dir: d} },
 			apiEndpoints(v1.StudentEndpoints),
+			apiEndpoints(v1.StudentSyncEndpoints),
+			apiEndpoints(v1.StudentBatchEndpoints),
 			operatorRoutes(operator.StudentRoutes),
 		),
 	)

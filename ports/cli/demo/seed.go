@@ -54,7 +54,8 @@ type Result struct {
 	StudentID   string // a student of the workspace
 }
 
-// Run seeds the workspace on first use, then issues a fresh key with all six scopes.
+// Run seeds the workspace on first use, then issues a fresh key with all six scopes and
+// the default limits.
 func (s Seeder) Run(ctx context.Context) (Result, error) {
 	wsID, found, err := s.Marker.Get(ctx, markerName)
 	if err != nil {
@@ -78,8 +79,9 @@ func (s Seeder) Run(ctx context.Context) (Result, error) {
 		}
 	}
 	res.Key, err = s.Keys.Commands.CreateKey.Handle(ctx, keycmd.CreateKey{
+		// No quota given: the documented defaults (60 a minute, 1,000 a day), so that the
+		// demo meets the limits an integrator will.
 		WorkspaceID: res.WorkspaceID, Name: "demo " + s.Now().Format(time.RFC3339), Scopes: domainkeys.ScopeNames(domainkeys.AllScopes),
-		PerMinute: 600, PerDay: 100_000,
 	})
 	if err != nil {
 		return Result{}, fmt.Errorf("demo key: %w", err)

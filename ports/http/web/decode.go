@@ -41,25 +41,29 @@ func NewDecoder() *Decoder {
 // member or invalid UTF-8 is an error, unknown members are refused, and the body must
 // hold exactly one JSON value. Every string it decoded is then checked as text.
 func (d *Decoder) Body(c *fiber.Ctx, dst any) error {
+	body, err := RawBody(c)
+	if err != nil {
+		return err
+	}
+	return d.Value(body, dst)
+}
+
+// RawBody is the request body after Body's checks of the request itself (not
+// compressed, not empty, JSON media type), for a handler that reads it in parts.
+func RawBody(c *fiber.Ctx) ([]byte, error) {
 	// Compressed bodies are refused before anything inflates them: fiber's c.Body()
 	// would, without a bound, so 1 MiB of gzip could become a gigabyte.
 	if enc := c.Get(fiber.HeaderContentEncoding); enc != "" && !strings.EqualFold(enc, "identity") {
-		return Invalid(fiber.HeaderContentEncoding, "compressed request bodies are not accepted; send the JSON as is")
+		return nil, Invalid(fiber.HeaderContentEncoding, "compressed request bodies are not accepted; send the JSON as is")
 	}
 	body := c.Request().Body()
 	if len(bytes.TrimSpace(body)) == 0 {
-		return Invalid("body", "request body is required (a JSON object)")
+		return nil, Invalid("body", "request body is required (a JSON object)")
 	}
 	if ct := c.Get(fiber.HeaderContentType); ct != "" && !isJSONMediaType(ct) {
-		return Invalid("body", "Content-Type must be application/json")
+		return nil, Invalid("body", "Content-Type must be application/json")
 	}
-	if err := json.Unmarshal(body, dst, json.RejectUnknownMembers(true)); err != nil {
-		return decodeProblem(err, dst)
-	}
-	if err := checkFields(reflect.ValueOf(dst), "", false); err != nil {
-		return err
-	}
-	return d.Struct(dst)
+	return body, nil
 }
 
 // OptionalBody is Body for endpoints whose body may be left out: an empty one leaves

@@ -15,8 +15,23 @@ type Route struct {
 }
 
 // Mount registers routes (their text inputs checked, see checkRequestText) and, for every path, a fallback that answers other methods
-// with 405 method_not_allowed and an Allow header.
+// with 405 method_not_allowed and an Allow header. Paths without parameters come first
+// (fiber matches in registration order): GET /students/batch is a 405 of the batch's
+// path, not a fetch of a student whose id is "batch".
 func Mount(r fiber.Router, routes []Route) {
+	var static, parametric []Route
+	for _, rt := range routes {
+		if strings.Contains(rt.Path, ":") {
+			parametric = append(parametric, rt)
+		} else {
+			static = append(static, rt)
+		}
+	}
+	mount(r, static)
+	mount(r, parametric)
+}
+
+func mount(r fiber.Router, routes []Route) {
 	allowed := map[string][]string{}
 	var paths []string
 	for _, rt := range routes {

@@ -1,15 +1,19 @@
 package v1
 
 import (
+	"strings"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/creatorapi/creatorapi/application/courses"
 	"github.com/creatorapi/creatorapi/application/courses/query"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/keys"
+	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
-// CourseEndpoints serves GET /courses and GET /courses/{id}.
+// CourseEndpoints serves GET /courses (all published courses, or the one with ?slug=)
+// and GET /courses/{id}.
 func CourseEndpoints(app courses.Application, cursors *Cursors, cache *PageCache) []Endpoint {
 	h := courseHandlers{app: app, cursors: cursors, cache: cache}
 	return []Endpoint{
@@ -26,8 +30,17 @@ type courseHandlers struct {
 
 func (h courseHandlers) list(c *fiber.Ctx) error {
 	ws := PrincipalOf(c).WorkspaceID
+	slug, err := courseSlug(c)
+	if err != nil {
+		return err
+	}
+	// The cursor is bound to the slug filter like the students' filters (a slug's list
+	// has one page, so no cursor is ever issued for it).
 	scope := Scope{List: "courses", WorkspaceID: ws}
-	page, err := PageRequest(c, h.cursors, scope)
+	if slug != "" {
+		scope.Filters = "slug=" + slug
+	}
+	page, err := PageRequest(c, h.cursors, scope, "slug")
 	if err != nil {
 		return err
 	}
@@ -38,7 +51,7 @@ func (h courseHandlers) list(c *fiber.Ctx) error {
 		return err
 	}
 	return ServeCachedPage(c, h.cache, h.cursors, scope, version, page, func() (platform.Page[query.Course], error) {
-		return h.app.Queries.ListPublished.Handle(c.UserContext(), query.ListPublishedCourses{WorkspaceID: ws, Page: page})
+		return h.app.Queries.ListPublished.Handle(c.UserContext(), query.ListPublishedCourses{WorkspaceID: ws, Slug: slug, Page: page})
 	})
 }
 
@@ -53,4 +66,16 @@ func (h courseHandlers) get(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(course)
+}
+
+// courseSlug reads the optional slug filter; present but empty is invalid.
+func courseSlug(c *fiber.Ctx) (string, error) {
+	if !c.Context().QueryArgs().Has("slug") {
+		return "", nil
+	}
+	slug := strings.TrimSpace(c.Query("slug"))
+	if slug == "" {
+		return "", web.Invalid("slug", "slug must not be empty; leave it out to list every published course")
+	}
+	return slug, nil
 }

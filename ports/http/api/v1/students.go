@@ -12,7 +12,8 @@ import (
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
-// StudentEndpoints serves GET /students and POST /students.
+// StudentEndpoints serves GET /students (filters email, externalId, updatedSince) and
+// POST /students.
 func StudentEndpoints(app students.Application, cursors *Cursors, dec *web.Decoder) []Endpoint {
 	h := studentHandlers{app: app, cursors: cursors, dec: dec}
 	return []Endpoint{
@@ -27,7 +28,7 @@ type studentHandlers struct {
 	dec     *web.Decoder
 }
 
-var studentFilterParams = []string{"email", "updatedSince"}
+var studentFilterParams = []string{"email", "updatedSince", "externalId"}
 
 func (h studentHandlers) list(c *fiber.Ctx) error {
 	if err := OnlyParams(c, append([]string{"limit", "cursor"}, studentFilterParams...)...); err != nil {
@@ -73,7 +74,15 @@ func studentFilter(c *fiber.Ctx) (query.Filter, string, error) {
 		f.UpdatedSince = &t
 		since = t.Format(time.RFC3339Nano)
 	}
-	return f, "email=" + strings.ToLower(f.Email) + "\x00updatedSince=" + since, nil
+	canonical := "email=" + strings.ToLower(f.Email) + "\x00updatedSince=" + since
+	if args.Has("externalId") {
+		f.ExternalID = strings.TrimSpace(c.Query("externalId"))
+		if f.ExternalID == "" {
+			return f, "", web.Invalid("externalId", "externalId must not be empty; leave it out to not filter")
+		}
+		canonical += "\x00externalId=" + f.ExternalID
+	}
+	return f, canonical, nil
 }
 
 // create answers 201 with a new student, or 200 with the existing one of that address.
