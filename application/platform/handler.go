@@ -38,15 +38,26 @@ func (NoObserver) Begin(ctx context.Context, _ string) (context.Context, func(er
 // (func (d Deps) AddModule(ctx, cmd AddModule) (query.Module, error)) and passes
 // the method value.
 func Command[C, R any](name string, tx Transactor, obs Observer, h HandlerFunc[C, R]) Handler[C, R] {
-	return observed(name, obs, HandlerFunc[C, R](func(ctx context.Context, in C) (R, error) {
+	return observed(name, obs, within(tx.WithinTx, h))
+}
+
+// Item decorates a use case that runs as one item of a batch: as Command, but when a
+// transaction is open already (an Idempotency-Key's record holds one around the whole
+// request) the item runs under a savepoint, so that its error undoes its own writes only.
+func Item[C, R any](name string, tx Transactor, obs Observer, h HandlerFunc[C, R]) Handler[C, R] {
+	return observed(name, obs, within(tx.WithinSavepoint, h))
+}
+
+func within[C, R any](run func(context.Context, func(context.Context) error) error, h HandlerFunc[C, R]) HandlerFunc[C, R] {
+	return func(ctx context.Context, in C) (R, error) {
 		var out R
-		err := tx.WithinTx(ctx, func(ctx context.Context) error {
+		err := run(ctx, func(ctx context.Context) error {
 			var err error
 			out, err = h(ctx, in)
 			return err
 		})
 		return out, err
-	}))
+	}
 }
 
 // Query decorates a read-only use case: observed, errors wrapped with its name.

@@ -13,6 +13,10 @@ func (f *fakeTx) WithinTx(ctx context.Context, fn func(ctx context.Context) erro
 	return fn(ctx)
 }
 
+func (f *fakeTx) WithinSavepoint(ctx context.Context, fn func(ctx context.Context) error) error {
+	return f.WithinTx(ctx, fn)
+}
+
 type recorder struct {
 	names []string
 	errs  []error

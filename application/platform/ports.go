@@ -13,6 +13,9 @@ import (
 // A nested call joins the outer transaction.
 type Transactor interface {
 	WithinTx(ctx context.Context, fn func(ctx context.Context) error) error
+	// WithinSavepoint runs fn so that its error undoes only its own writes: under a
+	// savepoint of the transaction in ctx, or in a transaction of its own.
+	WithinSavepoint(ctx context.Context, fn func(ctx context.Context) error) error
 }
 
 // Clock tells the time, in UTC.

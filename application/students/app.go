@@ -51,9 +51,10 @@ func New(d command.Deps) Application {
 			CreateStudent: platform.Command("create student", d.Tx, d.Observer, d.CreateStudent),
 			UpdateStudent: platform.Command("update student", d.Tx, d.Observer, d.UpdateStudent),
 			DeleteStudent: platform.Command("delete student", d.Tx, d.Observer, d.DeleteStudent),
-			// No transaction around the batch: each item commits on its own.
+			// No transaction around the batch: each item commits on its own, or under a
+			// savepoint of the request's transaction when an Idempotency-Key holds one.
 			UpsertStudents: platform.Query("upsert students", d.Observer, command.Batch{
-				Item: platform.Command("upsert student", d.Tx, d.Observer, d.UpsertStudent),
+				Item: platform.Item("upsert student", d.Tx, d.Observer, d.UpsertStudent),
 			}.UpsertStudents),
 		},
 		Queries: Queries{
