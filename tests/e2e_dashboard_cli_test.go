@@ -22,7 +22,7 @@ func TestDashboardLinkVerbAndDemoLink(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
-	bin := buildBinary(t)
+	bin := testenv.Binary(t)
 	apiAddr, adminAddr := testenv.FreeAddr(t), testenv.FreeAddr(t)
 	env := append(os.Environ(),
 		"CREATORAPI_DATA_DIR="+t.TempDir(),

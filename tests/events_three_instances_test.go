@@ -65,7 +65,7 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 		parts      = 4
 		token      = "e2e-token-0123456789abcdef0123456789"
 	)
-	bin := buildBinary(t)
+	bin := testenv.Binary(t)
 	base := append(os.Environ(),
 		"CREATORAPI_DATA_DIR="+t.TempDir(), "CREATORAPI_DATABASE_URL="+dbURL,
 		"CREATORAPI_ADMIN_TOKEN="+token, "CREATORAPI_WEBHOOK_ALLOW_PRIVATE=true",

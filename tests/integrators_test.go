@@ -39,7 +39,7 @@ func TestIntegratorKit(t *testing.T) {
 		t.Skip("builds the binary and runs Node; skipped with -short")
 	}
 	needNodeKit(t)
-	bin := buildBinary(t)
+	bin := testenv.Binary(t)
 	apiAddr, adminAddr := testenv.FreeAddr(t), testenv.FreeAddr(t)
 	logPath := filepath.Join(t.TempDir(), "server.log")
 	logFile, err := os.Create(logPath)
