@@ -35,6 +35,7 @@ func needNodeKit(t *testing.T) {
 // allowed, generates the TypeScript client from the document and runs the Node suites
 // (node:test) against it. Any failing assertion or Prism violation fails this test.
 func TestIntegratorKit(t *testing.T) {
+	testenv.Parallel(t)
 	if testing.Short() {
 		t.Skip("builds the binary and runs Node; skipped with -short")
 	}
