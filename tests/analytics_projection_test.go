@@ -124,7 +124,7 @@ func rewindKeepingLedger(t *testing.T, db *sqldb.DB) {
 // runCLI runs the built binary against databaseURL and returns its stdout.
 func runCLI(t *testing.T, databaseURL string, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command(buildBinary(t), args...)
+	cmd := exec.Command(testenv.Binary(t), args...)
 	cmd.Env = append(os.Environ(), "CREATORAPI_DATA_DIR="+t.TempDir(), "CREATORAPI_DATABASE_URL="+databaseURL, "CREATORAPI_ADMIN_TOKEN=cli-token-0123456789abcdef0123456789",
 		fmt.Sprintf("CREATORAPI_EVENTS_PARTITIONS=%d", testenv.ServicePartitions), // the running service's layout
 		"CREATORAPI_SECRET_KEY="+testenv.Config(t, databaseURL).SecretKey)         // the key the database was sealed with

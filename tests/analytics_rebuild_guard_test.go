@@ -55,6 +55,7 @@ func TestAnalyticsRebuildRefusesWhenEnrollmentsPredateTheOutbox(t *testing.T) {
 // each module tells its oldest through its published query, the projection reads no
 // order or student table.
 func TestAnalyticsRebuildRefusesWhenStudentsOrRefundsPredateTheOutbox(t *testing.T) {
+	testenv.Parallel(t)
 	old := testenv.Epoch.Add(-48 * time.Hour)
 	for source, addOld := range map[string]func(t *testing.T, env *testenv.Env, ws string){
 		"student": func(t *testing.T, env *testenv.Env, ws string) {

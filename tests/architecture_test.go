@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
 const module = "github.com/creatorapi/creatorapi"
@@ -112,6 +114,7 @@ type listedPackage struct {
 }
 
 func TestDependencyRule(t *testing.T) {
+	testenv.Parallel(t)
 	out, err := exec.Command("go", "list", "-json", module+"/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)

@@ -167,6 +167,7 @@ func (b *browserSite) signInByMail(email string, shots bool) {
 }
 
 func TestBrowserDashboardKeysAndMembers(t *testing.T) {
+	testenv.Parallel(t)
 	b := startBrowserSite(t)
 	ws := b.operator(http.MethodPost, "/workspaces", `{"name":"Pixel Academy","ownerEmail":"owner@example.com"}`)["id"].(string)
 	course := b.operator(http.MethodPost, "/workspaces/"+ws+"/courses", `{"title":"Watercolour basics"}`)["id"].(string)

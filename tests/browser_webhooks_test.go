@@ -58,6 +58,7 @@ func (b *browserSite) reloadUntil(url, xpath string) {
 }
 
 func TestBrowserDashboardWebhooks(t *testing.T) {
+	testenv.Parallel(t)
 	b := startBrowserSite(t, func(c *compose.Config) {
 		c.WebhookAllowPrivate = true
 		c.WebhookRetrySchedule = []time.Duration{2 * time.Second, time.Hour}

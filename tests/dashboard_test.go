@@ -278,11 +278,13 @@ func TestDashboardCSRFRefusalChangesNothing(t *testing.T) {
 }
 
 func TestDashboardCookieAttributes(t *testing.T) {
+	testenv.Parallel(t)
 	for _, c := range []struct{ publicURL, name string }{
 		{"", "creatorapi_session"},
 		{"https://creators.example.com", "__Host-creatorapi_session"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			testenv.Parallel(t)
 			d := startDashboard(t, testenv.NewSQLiteURL(t), c.publicURL)
 			ws := d.CreateWorkspace(t, "Cookies")
 			p := d.Person()

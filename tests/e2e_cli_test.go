@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +22,7 @@ func TestEndToEndWithTheBuiltBinary(t *testing.T) {
 		t.Skip("builds the binary; skipped with -short")
 	}
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
-		bin := buildBinary(t)
+		bin := testenv.Binary(t)
 		apiAddr, adminAddr := testenv.FreeAddr(t), testenv.FreeAddr(t)
 		env := append(os.Environ(),
 			"CREATORAPI_DATA_DIR="+t.TempDir(),
@@ -121,16 +120,6 @@ func TestEndToEndWithTheBuiltBinary(t *testing.T) {
 			t.Fatal("serve did not stop on SIGINT")
 		}
 	})
-}
-
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "creatorapi")
-	out, err := exec.Command("go", "build", "-o", bin, "../cmd/creatorapi").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // binaryCLI returns a runner of one-shot commands of bin with the environment env: the

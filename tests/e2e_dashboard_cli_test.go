@@ -19,10 +19,11 @@ import (
 // With the built binary: `dashboard link` prints {url, expiresAt}; `demo` prints a
 // sign-in link that works and curl commands with real ids of the seeded data.
 func TestDashboardLinkVerbAndDemoLink(t *testing.T) {
+	testenv.Parallel(t)
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
-	bin := buildBinary(t)
+	bin := testenv.Binary(t)
 	apiAddr, adminAddr := testenv.FreeAddr(t), testenv.FreeAddr(t)
 	env := append(os.Environ(),
 		"CREATORAPI_DATA_DIR="+t.TempDir(),

@@ -20,6 +20,7 @@ import (
 // after an API refund of the same order: 26 s without delivery with 4 partitions.
 // (PostgreSQL only: SQLite has one writer, so no such conflict.)
 func TestEventsSerializationFailureIsRetriedInANewTransaction(t *testing.T) {
+	testenv.Serial(t, "times the retry after a conflict (5 s against a 20 s ack deadline); parallel runs' load and long transactions delay it")
 	dbURL := testenv.NewPostgresURL(t)
 	var db *sqldb.DB
 	var calls atomic.Int32

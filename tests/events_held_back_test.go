@@ -11,6 +11,11 @@ import (
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
+// heldBackTiming is why the held-back tests run alone: they time a re-poll (3 s) from the
+// end of a transaction, and any transaction elsewhere on the server that began before it
+// (a parallel test's seeding) holds the event back longer (a snapshot's xmin is the server's).
+const heldBackTiming = "times a re-poll (3 s) after a transaction ends; an older transaction of a parallel test holds the event back longer"
+
 // On PostgreSQL an event committed behind an older open transaction is invisible to the
 // poll until that transaction ends, and its commit's wakeup has already been spent. A poll
 // that returns a partial batch while such an event waits beyond it must not leave the
@@ -19,6 +24,7 @@ import (
 // E0 is delivered with E1 held back behind T1; T1 ends while E0 is applied; E1 must follow
 // within seconds. (Not on SQLite: one writer, commits are visible in order at once.)
 func TestEventsHeldBackBeyondAPartialBatchIsPolledSoon(t *testing.T) {
+	testenv.Serial(t, heldBackTiming)
 	dbURL := testenv.NewPostgresURL(t)
 	labels := make(chan string, 10)
 	release, t1Ended := make(chan struct{}), make(chan struct{})
@@ -106,6 +112,7 @@ func TestEventsHeldBackBeyondAPartialBatchIsPolledSoon(t *testing.T) {
 // one-minute poll in TestEventsCommitWakesSubscribersWithoutPolling, behind another
 // test's long transaction (a snapshot's xmin is the whole server's).
 func TestEventsHeldBackLongerThanTheBurstAreStillPolledFor(t *testing.T) {
+	testenv.Serial(t, heldBackTiming)
 	dbURL := testenv.NewPostgresURL(t)
 	labels := make(chan string, 10)
 	consumer := events.Consumer{Name: "held-back-long", Handle: func(ctx context.Context, ev events.Envelope) error {

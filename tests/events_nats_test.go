@@ -56,6 +56,7 @@ func assertAppliedOncePerWorkspaceOrder(t *testing.T, a *eventsApp, consumer str
 // Over JetStream every consumer applies every event once, each workspace's events in
 // their order, with the events spread over the partitions.
 func TestEventsOverJetStreamInOrderOnce(t *testing.T) {
+	testenv.Parallel(t)
 	url := testenv.NATSURL(t)
 	var a *eventsApp
 	db := func() *sqldb.DB { return a.DB }
@@ -72,6 +73,7 @@ func TestEventsOverJetStreamInOrderOnce(t *testing.T) {
 // The broker goes away: commands keep committing (the outbox grows), /readyz reports the
 // broker, and once it is back every event is delivered, once, in order per workspace.
 func TestEventsJetStreamOutageLosesNothing(t *testing.T) {
+	testenv.Parallel(t)
 	testenv.NATSURL(t) // the NATS suites run where CI provides NATS
 	srv := testenv.StartNATSServer(t)
 	var a *eventsApp

@@ -132,6 +132,7 @@ func TestEventsPartitionCountChangeKeepsOrderAndPositions(t *testing.T) {
 // the new count. The new layout's durable consumers read the stream from its start, and the
 // ledger skips what the old layout applied: each event once, each workspace in order.
 func TestEventsPartitionCountChangeOnJetStreamAfterADrain(t *testing.T) {
+	testenv.Parallel(t)
 	nats := testenv.UseNATS(t, testenv.NATSURL(t))
 	dbURL := testenv.NewPostgresURL(t)
 	const workspaces = 6

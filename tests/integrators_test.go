@@ -35,11 +35,12 @@ func needNodeKit(t *testing.T) {
 // allowed, generates the TypeScript client from the document and runs the Node suites
 // (node:test) against it. Any failing assertion or Prism violation fails this test.
 func TestIntegratorKit(t *testing.T) {
+	testenv.Parallel(t)
 	if testing.Short() {
 		t.Skip("builds the binary and runs Node; skipped with -short")
 	}
 	needNodeKit(t)
-	bin := buildBinary(t)
+	bin := testenv.Binary(t)
 	apiAddr, adminAddr := testenv.FreeAddr(t), testenv.FreeAddr(t)
 	logPath := filepath.Join(t.TempDir(), "server.log")
 	logFile, err := os.Create(logPath)

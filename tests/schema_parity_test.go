@@ -88,6 +88,7 @@ func ownTable(name string) bool {
 }
 
 func TestSchemaParity(t *testing.T) {
+	testenv.Parallel(t)
 	ctx := context.Background()
 	migrated := func(url string) *sqldb.DB {
 		db, err := sqldb.Open(ctx, url, t.TempDir())

@@ -22,7 +22,7 @@ import (
 // the old key no longer starts the service, and a secret that was already unreadable is
 // reported and left alone.
 func TestSecretKeyRotateResealsEverySecret(t *testing.T) {
-	bin := buildBinary(t)
+	bin := testenv.Binary(t)
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		dataDir := t.TempDir()
 		vars := map[string]string{

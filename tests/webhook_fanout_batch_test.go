@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/creatorapi/creatorapi/adapters/secrets"
 	sqlwebhooks "github.com/creatorapi/creatorapi/adapters/sql/webhooks"
 	"github.com/creatorapi/creatorapi/adapters/sql/workspaces"
@@ -19,112 +21,197 @@ import (
 
 // A transaction's fan-outs are written together before it commits (PostgreSQL) or at once
 // (SQLite); either way an attempt rolled back to its savepoint takes its event's
-// deliveries back (on PostgreSQL before they are written or told), and the leases are told with the writing transaction, so that what
-// they register with AfterCommit runs after the commit only.
+// deliveries back (on PostgreSQL before they are written or told), and the leases are
+// told with the writing transaction, so that what they register with AfterCommit runs
+// after the commit only. Each behaviour is a subtest on one migrated database, with
+// events of its own.
 func TestWebhookFanOutHeldToTheCommit(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, url string) {
+		f := newFanOutBatch(t, url)
 		ctx := context.Background()
-		db := testenv.MigratedDB(t, url)
-		box, err := secrets.NewBox(bytes.Repeat([]byte{7}, 32))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ws := "ws_fanbatch"
-		if err := workspaces.NewStore(db).Add(ctx, &domainworkspaces.Workspace{ID: ws, Name: ws, OwnerEmail: "o@example.com", CreatedAt: testenv.Epoch}); err != nil {
-			t.Fatal(err)
-		}
-		subs := sqlwebhooks.NewSubscriptions(db, box)
-		for _, name := range []string{"a", "b"} {
-			secret, err := webhooks.GenerateSecret(rand.Reader)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := webhooks.NewSubscription("whk_"+name, ws, "https://receiver.example.com/"+name, []string{"order.paid"}, secret, false, testenv.Epoch)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := subs.Add(ctx, s); err != nil {
-				t.Fatal(err)
-			}
-		}
-		dispatch := sqlwebhooks.NewDispatch(db, box)
-		n := 0
-		newID := func() string { n++; return fmt.Sprintf("evd_fanbatch_%d", n) }
-		told := map[string]int{}       // event: leases told
-		committed := map[string]bool{} // event: its AfterCommit ran
-		fan := func(ctx context.Context, event string) error {
-			f := webhooks.Fan{WorkspaceID: ws, EventID: event, EventType: "order.paid", Payload: []byte(`{}`), At: testenv.Epoch,
-				Token: "tok_" + event, Until: testenv.Epoch.Add(time.Minute)}
-			return dispatch.FanOut(ctx, f, newID, func(ctx context.Context, leases []webhooks.Lease) {
-				told[event] += len(leases)
-				if !sqldb.AfterCommit(ctx, func() { committed[event] = true }) {
-					t.Errorf("%s: written was told without the writing transaction", event)
+
+		t.Run("fan-outs are held to the commit, then written and told", func(t *testing.T) {
+			err := f.db.WithinTx(ctx, func(ctx context.Context) error {
+				for _, ev := range []string{"evt_held_1", "evt_held_2"} {
+					if err := f.fan(ctx, ev); err != nil {
+						return err
+					}
 				}
+				if f.db.Dialect == sqldb.Postgres {
+					f.expect(t, ctx, "before the commit (PostgreSQL holds them)", fanState{Told: map[string]int{}, Rows: map[string]int{"evt_held_1": 0, "evt_held_2": 0}})
+				}
+				if c := f.committedOf("evt_held_1", "evt_held_2"); len(c) != 0 {
+					t.Errorf("after-commit hooks ran inside the transaction: %v", c)
+				}
+				return nil
 			})
-		}
-		count := func(ctx context.Context) int {
-			var c int
-			if err := db.Write(ctx).GetContext(ctx, &c, db.Rebind(`SELECT COUNT(*) FROM webhook_deliveries WHERE workspace_id = ?`), ws); err != nil {
+			if err != nil {
 				t.Fatal(err)
 			}
-			return c
-		}
-		err = db.WithinTx(ctx, func(ctx context.Context) error {
-			if err := fan(ctx, "evt_1"); err != nil {
-				return err
-			}
-			// An attempt rolled back to its savepoint, as the router does.
-			if _, err := db.Write(ctx).ExecContext(ctx, "SAVEPOINT attempt"); err != nil {
-				return err
-			}
-			mark := sqldb.DeferredMark(ctx)
-			if err := fan(ctx, "evt_2"); err != nil {
-				return err
-			}
-			sqldb.DeferredRollback(ctx, mark)
-			if _, err := db.Write(ctx).ExecContext(ctx, "ROLLBACK TO SAVEPOINT attempt"); err != nil {
-				return err
-			}
-			if err := fan(ctx, "evt_3"); err != nil {
-				return err
-			}
-			if db.Dialect == sqldb.Postgres && (count(ctx) != 0 || len(told) != 0) {
-				t.Errorf("PostgreSQL wrote %d deliveries and told %v before the commit; want them held", count(ctx), told)
-			}
-			if len(committed) != 0 {
-				t.Errorf("after-commit hooks ran inside the transaction: %v", committed)
-			}
-			return nil
+			f.expect(t, ctx, "after the commit", fanState{
+				Told:      map[string]int{"evt_held_1": 2, "evt_held_2": 2},
+				Committed: map[string]bool{"evt_held_1": true, "evt_held_2": true},
+				Rows:      map[string]int{"evt_held_1": 2, "evt_held_2": 2},
+			})
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if told["evt_1"] != 2 || told["evt_3"] != 2 || !committed["evt_1"] || !committed["evt_3"] {
-			t.Fatalf("told %v, committed %v; want 2 leases each of evt_1 and evt_3 after the commit", told, committed)
-		}
-		// PostgreSQL held evt_2 until its attempt was rolled back: never written, never told.
-		// SQLite wrote it at once, in the savepoint (the router rolls an attempt back only
-		// when its handler fails, and the fan-out's handler tells last).
-		if db.Dialect == sqldb.Postgres && (told["evt_2"] != 0 || committed["evt_2"]) {
-			t.Fatalf("told %v, committed %v; want nothing of evt_2, rolled back", told, committed)
-		}
-		if c := count(ctx); c != 4 {
-			t.Fatalf("%d deliveries; want 4 (evt_2's attempt was rolled back)", c)
-		}
-		// A replay of the batch writes nothing and tells no lease.
-		told = map[string]int{}
-		if err := db.WithinTx(ctx, func(ctx context.Context) error {
-			for _, ev := range []string{"evt_1", "evt_3"} {
-				if err := fan(ctx, ev); err != nil {
+
+		t.Run("an attempt rolled back to its savepoint takes its deliveries back, the rest of the batch stays", func(t *testing.T) {
+			err := f.db.WithinTx(ctx, func(ctx context.Context) error {
+				if err := f.fan(ctx, "evt_kept_before"); err != nil {
 					return err
 				}
+				// An attempt rolled back to its savepoint, as the router does.
+				if _, err := f.db.Write(ctx).ExecContext(ctx, "SAVEPOINT attempt"); err != nil {
+					return err
+				}
+				mark := sqldb.DeferredMark(ctx)
+				if err := f.fan(ctx, "evt_rolled_back"); err != nil {
+					return err
+				}
+				sqldb.DeferredRollback(ctx, mark)
+				if _, err := f.db.Write(ctx).ExecContext(ctx, "ROLLBACK TO SAVEPOINT attempt"); err != nil {
+					return err
+				}
+				return f.fan(ctx, "evt_kept_after")
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
-			return nil
-		}); err != nil {
+			want := fanState{
+				Told:      map[string]int{"evt_kept_before": 2, "evt_kept_after": 2},
+				Committed: map[string]bool{"evt_kept_before": true, "evt_kept_after": true},
+				Rows:      map[string]int{"evt_kept_before": 2, "evt_kept_after": 2, "evt_rolled_back": 0},
+			}
+			// PostgreSQL held the rolled-back event until its attempt was undone: never
+			// written, never told. SQLite wrote it at once, in the savepoint (the router
+			// rolls an attempt back only when its handler fails, and the fan-out's handler
+			// tells last): there only its rows, gone with the savepoint, are checked.
+			if f.db.Dialect == sqldb.SQLite {
+				delete(f.told, "evt_rolled_back")
+				delete(f.committed, "evt_rolled_back")
+			}
+			f.expect(t, ctx, "after the commit", want)
+		})
+
+		t.Run("a replay writes nothing and tells no lease", func(t *testing.T) {
+			if err := f.db.WithinTx(ctx, func(ctx context.Context) error { return f.fan(ctx, "evt_replayed") }); err != nil {
+				t.Fatal(err)
+			}
+			f.expect(t, ctx, "after the first fan-out", fanState{
+				Told:      map[string]int{"evt_replayed": 2},
+				Committed: map[string]bool{"evt_replayed": true},
+				Rows:      map[string]int{"evt_replayed": 2},
+			})
+			delete(f.told, "evt_replayed") // its after-commit mark stays: the replay's is not asserted
+			if err := f.db.WithinTx(ctx, func(ctx context.Context) error { return f.fan(ctx, "evt_replayed") }); err != nil {
+				t.Fatal(err)
+			}
+			f.expect(t, ctx, "after the replay", fanState{
+				Told:      map[string]int{},
+				Committed: map[string]bool{"evt_replayed": true},
+				Rows:      map[string]int{"evt_replayed": 2},
+			})
+		})
+	})
+}
+
+// fanOutBatch is a workspace with two endpoints for order.paid and a dispatcher, and what
+// the fan-outs of each event told and ran after commit.
+type fanOutBatch struct {
+	t         *testing.T
+	db        *sqldb.DB
+	dispatch  *sqlwebhooks.Dispatch
+	ws        string
+	ids       int
+	told      map[string]int  // event: leases told
+	committed map[string]bool // event: its AfterCommit ran
+}
+
+func newFanOutBatch(t *testing.T, url string) *fanOutBatch {
+	t.Helper()
+	ctx := context.Background()
+	db := testenv.MigratedDB(t, url)
+	box, err := secrets.NewBox(bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := "ws_fanbatch"
+	if err := workspaces.NewStore(db).Add(ctx, &domainworkspaces.Workspace{ID: ws, Name: ws, OwnerEmail: "o@example.com", CreatedAt: testenv.Epoch}); err != nil {
+		t.Fatal(err)
+	}
+	subs := sqlwebhooks.NewSubscriptions(db, box)
+	for _, name := range []string{"a", "b"} {
+		secret, err := webhooks.GenerateSecret(rand.Reader)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if told["evt_1"] != 0 || told["evt_3"] != 0 || count(ctx) != 4 {
-			t.Fatalf("a replay told %v and left %d deliveries; want none told, 4", told, count(ctx))
+		s, err := webhooks.NewSubscription("whk_"+name, ws, "https://receiver.example.com/"+name, []string{"order.paid"}, secret, false, testenv.Epoch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := subs.Add(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &fanOutBatch{t: t, db: db, dispatch: sqlwebhooks.NewDispatch(db, box), ws: ws, told: map[string]int{}, committed: map[string]bool{}}
+}
+
+// fan fans event out in ctx's transaction, counting the leases told and registering an
+// after-commit hook with the transaction that wrote them.
+func (f *fanOutBatch) fan(ctx context.Context, event string) error {
+	fan := webhooks.Fan{WorkspaceID: f.ws, EventID: event, EventType: "order.paid", Payload: []byte(`{}`), At: testenv.Epoch,
+		Token: "tok_" + event, Until: testenv.Epoch.Add(time.Minute)}
+	newID := func() string { f.ids++; return fmt.Sprintf("evd_fanbatch_%d", f.ids) }
+	return f.dispatch.FanOut(ctx, fan, newID, func(ctx context.Context, leases []webhooks.Lease) {
+		f.told[event] += len(leases)
+		if !sqldb.AfterCommit(ctx, func() { f.committed[event] = true }) {
+			f.t.Errorf("%s: written was told without the writing transaction", event)
 		}
 	})
+}
+
+// committedOf is the events among events whose after-commit hook ran.
+func (f *fanOutBatch) committedOf(events ...string) []string {
+	var ran []string
+	for _, ev := range events {
+		if f.committed[ev] {
+			ran = append(ran, ev)
+		}
+	}
+	return ran
+}
+
+// fanState is what the fan-outs of some events left: leases told (events told none are
+// absent), after-commit hooks run and delivery rows, per event.
+type fanState struct {
+	Told      map[string]int
+	Committed map[string]bool
+	Rows      map[string]int
+}
+
+// expect compares the state of want's events (its Rows keys) with want; Told and
+// Committed are compared whole (nil: nothing expected), over those events.
+func (f *fanOutBatch) expect(t *testing.T, ctx context.Context, when string, want fanState) {
+	t.Helper()
+	got := fanState{Told: map[string]int{}, Rows: map[string]int{}}
+	for ev := range want.Rows {
+		if n := f.told[ev]; n > 0 { // told of no lease is told nothing
+			got.Told[ev] = n
+		}
+		if f.committed[ev] {
+			if got.Committed == nil {
+				got.Committed = map[string]bool{}
+			}
+			got.Committed[ev] = true
+		}
+		var rows int
+		q := f.db.Rebind(`SELECT COUNT(*) FROM webhook_deliveries WHERE workspace_id = ? AND event_id = ?`)
+		if err := f.db.Write(ctx).GetContext(ctx, &rows, q, f.ws, ev); err != nil {
+			t.Fatal(err)
+		}
+		got.Rows[ev] = rows
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("%s (-want +got):\n%s", when, d)
+	}
 }

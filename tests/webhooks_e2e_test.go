@@ -96,7 +96,7 @@ func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 		t.Skip("builds the binary; skipped with -short")
 	}
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
-		bin := buildBinary(t)
+		bin := testenv.Binary(t)
 		apiAddr, adminAddr := testenv.FreeAddr(t), testenv.FreeAddr(t)
 		vars := append(os.Environ(),
 			"CREATORAPI_DATA_DIR="+t.TempDir(), "CREATORAPI_DATABASE_URL="+dbURL,

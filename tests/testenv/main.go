@@ -13,7 +13,7 @@ import (
 const WaitingTestsPerCPU = 4
 
 // Main runs a component test package: -parallel defaults to WaitingTestsPerCPU per
-// CPU (an explicit -parallel wins). Use it as the package's TestMain:
+// CPU (an explicit -parallel wins), and the binary Binary built is removed after the run. Use it as the package's TestMain:
 // func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }.
 func Main(m *testing.M) int {
 	flag.Parse()
@@ -25,5 +25,6 @@ func Main(m *testing.M) int {
 			panic("testenv.Main: " + err.Error()) // the testing package renamed its flag
 		}
 	}
+	defer removeBinary()
 	return m.Run()
 }

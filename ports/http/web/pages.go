@@ -1,7 +1,7 @@
 package web
 
 import (
-	"slices"
+	"fmt"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -32,33 +32,71 @@ type Pagination struct {
 
 // OnlyParams refuses any query parameter not in allowed (a typo must not silently
 // return unfiltered data) and any parameter given twice (`?limit=1&limit=2`: which one
-// counts would be a guess; 422, the specification's status for bad parameters).
+// counts would be a guess; 422, the specification's status for bad parameters). An
+// unknown parameter is named before a repeated one.
 func OnlyParams(c *fiber.Ctx, allowed ...string) error {
-	var unknown, repeated string
-	seen := make(map[string]bool, len(allowed))
+	return onlyParams(c, nil, allowed)
+}
+
+// maxParams bounds the parameters one list accepts: their "seen" marks fit one word.
+const maxParams = 64
+
+// onlyParams is OnlyParams over the names of first and then rest. It runs on every list
+// request, so it scans instead of building a set: each name is looked up in the few
+// allowed ones (compared as bytes, no string made), a bit per allowed name marks it seen,
+// and nothing is allocated unless a problem is returned.
+func onlyParams(c *fiber.Ctx, first, rest []string) error {
+	if len(first)+len(rest) > maxParams {
+		panic(fmt.Sprintf("web.OnlyParams: %d parameters, at most %d", len(first)+len(rest), maxParams))
+	}
+	var seen uint64
+	var unknown, repeated []byte
 	c.Context().QueryArgs().VisitAll(func(k, _ []byte) {
-		name := string(k)
-		if seen[name] && repeated == "" {
-			repeated = name
-		}
-		seen[name] = true
-		if unknown == "" && !slices.Contains(allowed, name) {
-			unknown = name
+		i := paramIndex(first, rest, k)
+		switch {
+		case i < 0:
+			if unknown == nil {
+				unknown = k
+			}
+		case seen&(1<<i) != 0:
+			if repeated == nil {
+				repeated = k
+			}
+		default:
+			seen |= 1 << i
 		}
 	})
-	if unknown != "" {
-		return Invalid(unknown, "unknown query parameter %q", unknown)
+	if unknown != nil {
+		return Invalid(string(unknown), "unknown query parameter %q", unknown)
 	}
-	if repeated != "" {
-		return Invalid(repeated, "query parameter %q is given more than once; send it once", repeated)
+	if repeated != nil {
+		return Invalid(string(repeated), "query parameter %q is given more than once; send it once", repeated)
 	}
 	return nil
 }
 
+// paramIndex is name's position in first then rest, or -1.
+func paramIndex(first, rest []string, name []byte) int {
+	for i, a := range first {
+		if a == string(name) { // no allocation: the compiler compares in place
+			return i
+		}
+	}
+	for i, a := range rest {
+		if a == string(name) {
+			return len(first) + i
+		}
+	}
+	return -1
+}
+
+// pageParams are the parameters of every paged list.
+func pageParams() []string { return []string{"limit", "cursor"} }
+
 // PageRequest reads limit and cursor, both validated. filterParams are the other
 // parameters the list accepts; cursors are bound to their values.
 func PageRequest(c *fiber.Ctx, cursors *Cursors, s Scope, filterParams ...string) (platform.PageRequest, error) {
-	if err := OnlyParams(c, append([]string{"limit", "cursor"}, filterParams...)...); err != nil {
+	if err := onlyParams(c, pageParams(), filterParams); err != nil {
 		return platform.PageRequest{}, err
 	}
 	req := platform.PageRequest{Limit: DefaultLimit}
