@@ -90,7 +90,7 @@ func TestDemoGuideRunsAsPrinted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
-	bin := buildBinary(t)
+	bin := testenv.Binary(t)
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		apiAddr, adminAddr := testenv.FreeAddr(t), testenv.FreeAddr(t)
 		receiver := testenv.NewReceiver(t)
