@@ -78,6 +78,8 @@ type axeViolation struct {
 // screenshot; problems are reported with t.Errorf so that one run lists them all.
 func (b *browserSite) checkPage(axe string, s screen, role, name string) {
 	b.t.Helper()
+	// What a person can open is checked open: example payloads, request headers.
+	b.run(chromedp.Evaluate(`document.querySelectorAll("details").forEach(d => { d.open = true })`, nil))
 	var widths struct{ Scroll, Inner int }
 	b.run(chromedp.Evaluate(`({Scroll: document.documentElement.scrollWidth, Inner: window.innerWidth})`, &widths))
 	// A phone's browser widens its layout viewport to fit a page that overflows, so the
