@@ -87,6 +87,15 @@ func (b *browserSite) checkPage(axe string, s screen, role, name string) {
 	if widths.Scroll > widths.Inner || widths.Inner != s.width {
 		b.t.Errorf("%s %s at %d px: the page is %d px wide (window %d px)", role, name, s.width, widths.Scroll, widths.Inner)
 	}
+	// Stacked rows name each cell's column: a cell with content and no data-label (the
+	// templates' or, from its column heading, app.js's) would be a bare value on a phone,
+	// unless its row is headed by a <th> (name and value, like the request headers).
+	var unlabelled []string
+	b.run(chromedp.Evaluate(`[...document.querySelectorAll("main td")].filter(td => td.textContent.trim() &&
+		!td.hasAttribute("data-label") && !td.parentElement.querySelector("th")).map(td => td.textContent.trim().slice(0, 40))`, &unlabelled))
+	if len(unlabelled) > 0 {
+		b.t.Errorf("%s %s: table cells without data-label: %q", role, name, unlabelled)
+	}
 	var loaded bool
 	b.run(chromedp.Evaluate(`typeof window.axe === "object"`, &loaded))
 	if !loaded {
