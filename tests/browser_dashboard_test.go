@@ -33,8 +33,14 @@ type browserSite struct {
 
 func startBrowserSite(t *testing.T, configure ...func(*compose.Config)) *browserSite {
 	t.Helper()
+	return startBrowserSiteOn(t, testenv.NewSQLiteURL(t), 3*time.Minute, configure...)
+}
+
+// startBrowserSiteOn is startBrowserSite on the given database, the browser's work bounded by timeout.
+func startBrowserSiteOn(t *testing.T, databaseURL string, timeout time.Duration, configure ...func(*compose.Config)) *browserSite {
+	t.Helper()
 	chromium := testenv.Browser(t)
-	cfg := testenv.Config(t, testenv.NewSQLiteURL(t))
+	cfg := testenv.Config(t, databaseURL)
 	cfg.HTTPAddr, cfg.AdminAddr = testenv.FreeAddr(t), testenv.FreeAddr(t)
 	cfg.PublicURL = "http://" + cfg.HTTPAddr
 	for _, c := range configure {
@@ -71,7 +77,7 @@ func startBrowserSite(t *testing.T, configure ...func(*compose.Config)) *browser
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
 	t.Cleanup(func() {
 		cancelTimeout()
 		cancelCtx()

@@ -8,13 +8,11 @@ import (
 )
 
 // Charts are SVG drawn on the server: no script, no library, nothing from elsewhere
-// (the CSP allows none). Each bar carries a <title> for its exact figure.
+// (the CSP allows none). Each bar carries a <title> for its exact figure. The SVG holds
+// only the bars and stretches to any width and height (preserveAspectRatio="none"); the
+// axis labels are HTML beside it, so that they keep their size on a phone's narrow chart.
 
-const (
-	chartW, chartH = 720.0, 170.0
-	padL, padB     = 64.0, 22.0
-	padT           = 10.0
-)
+const plotW, plotH = 600.0, 100.0
 
 // series is one value per day of a window, in order.
 type series struct {
@@ -49,15 +47,14 @@ func barChart(name string, s series, label func(int64) string) template.HTML {
 	if hi == lo {
 		hi = lo + 1
 	}
-	plotW, plotH := chartW-padL-8, chartH-padT-padB
-	y := func(v int64) float64 { return padT + plotH*float64(hi-v)/float64(hi-lo) }
+	esc := template.HTMLEscapeString
+	y := func(v int64) float64 { return plotH * float64(hi-v) / float64(hi-lo) }
 	slot := plotW / float64(max(len(s.Days), 1))
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart" role="img" aria-label="%s" viewBox="0 0 %.0f %.0f" width="100%%" preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg">`,
-		template.HTMLEscapeString(name), chartW, chartH)
-	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#c4cad3"/>`, padL, y(0), chartW-8, y(0))
-	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end" font-size="11" fill="#5f6b7a">%s</text>`, padL-6, y(hi)+4, template.HTMLEscapeString(label(hi)))
-	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end" font-size="11" fill="#5f6b7a">%s</text>`, padL-6, y(lo)+4, template.HTMLEscapeString(label(lo)))
+	fmt.Fprintf(&b, `<div class="plot"><div class="axis-y"><span>%s</span><span>%s</span></div>`, esc(label(hi)), esc(label(lo)))
+	fmt.Fprintf(&b, `<svg class="chart" role="img" aria-label="%s" viewBox="0 0 %.0f %.0f" preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">`,
+		esc(name), plotW, plotH)
+	fmt.Fprintf(&b, `<line x1="0" y1="%.1f" x2="%.0f" y2="%.1f" stroke="#c4cad3" vector-effect="non-scaling-stroke"/>`, y(0), plotW, y(0))
 	for i, v := range s.Values {
 		top, bottom := y(max(v, 0)), y(min(v, 0))
 		fill := "#2456c9"
@@ -65,14 +62,13 @@ func barChart(name string, s series, label func(int64) string) template.HTML {
 			fill = "#b42318"
 		}
 		fmt.Fprintf(&b, `<rect class="bar" x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s"><title>%s: %s</title></rect>`,
-			padL+float64(i)*slot+slot*0.1, top, slot*0.8, max(bottom-top, 0.5), fill,
-			s.Days[i].Format("2006-01-02"), template.HTMLEscapeString(label(v)))
-	}
-	if n := len(s.Days); n > 0 {
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="11" fill="#5f6b7a">%s</text>`, padL, chartH-6, s.Days[0].Format("2 Jan"))
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end" font-size="11" fill="#5f6b7a">%s</text>`, chartW-8, chartH-6, s.Days[n-1].Format("2 Jan 2006"))
+			float64(i)*slot+slot*0.1, top, slot*0.8, max(bottom-top, 0.5), fill, s.Days[i].Format("2006-01-02"), esc(label(v)))
 	}
 	b.WriteString(`</svg>`)
+	if n := len(s.Days); n > 0 {
+		fmt.Fprintf(&b, `<div class="axis-x"><span>%s</span><span>%s</span></div>`, s.Days[0].Format("2 Jan"), s.Days[n-1].Format("2 Jan 2006"))
+	}
+	b.WriteString(`</div>`)
 	return template.HTML(b.String()) // every text above is escaped
 }
 
