@@ -188,7 +188,9 @@ func TestEventsFeedCursorOlderThanRetention(t *testing.T) {
 		getFeed(t, api, "cursor="+url.QueryEscape(cur))
 		env.Clock.Advance(2 * 24 * time.Hour)
 		resp := api.Get(t, "/api/v1/events?cursor="+url.QueryEscape(cur)).ExpectError(t, http.StatusUnprocessableEntity, "invalid_request")
-		var e struct{ Error struct{ Param, Reason string } }
+		var e struct {
+			Error struct{ Param, Reason string }
+		}
 		resp.Decode(t, &e)
 		if e.Error.Param != "cursor" || e.Error.Reason != "cursor_expired" {
 			t.Fatalf("expired cursor: %s", resp.Body)
@@ -197,3 +199,5 @@ func TestEventsFeedCursorOlderThanRetention(t *testing.T) {
 		getFeed(t, api, "")
 	})
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
