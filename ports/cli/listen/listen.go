@@ -248,7 +248,7 @@ func (l *Listener) forward(ctx context.Context, ev event) error {
 		if err != nil {
 			l.print(map[string]any{"event": ev.ID, "error": err.Error()}, fmt.Sprintf("<-- error %v (retrying in %v)", err, backoff))
 		} else {
-			line := fmt.Sprintf("<-- %d %s", status, latency.Round(time.Millisecond))
+			line := fmt.Sprintf("<-- %d %.1fms", status, float64(latency.Microseconds())/1000)
 			if status < 200 || status > 299 {
 				line += fmt.Sprintf(" (retrying in %v)", backoff)
 			}
