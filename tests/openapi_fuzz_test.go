@@ -138,7 +138,14 @@ func TestOpenAPIFuzzEveryOperation(t *testing.T) {
 						return
 					}
 					req, status, header, body := fuzzExchange(rt, env, a.key, g)
-					checkFuzzAnswer(rt, doc, op, g, req, status, header, body, b.secrets)
+					others := b.secrets
+					if strings.Contains(op.Op.OperationId, "Event") {
+						// The feed shows the caller's own events, whose data holds what earlier
+						// requests wrote (the other workspace's ids as a student's externalId):
+						// isolation is the other workspace's id never appearing (workspace_id).
+						others = b.secrets[:1]
+					}
+					checkFuzzAnswer(rt, doc, op, g, req, status, header, body, others)
 					statuses[status]++
 					cases++
 				})
