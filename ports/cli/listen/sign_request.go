@@ -28,7 +28,7 @@ type SignOptions struct {
 func Sign(o SignOptions, sign Signer, now time.Time, out io.Writer) error {
 	secret, err := domainwebhooks.ParseSecret(o.Secret)
 	if err != nil {
-		return errors.New("--secret must be a signing secret whsec_...")
+		return errors.New("--secret must be a signing secret (whsec_ and base64)")
 	}
 	entry, ok := catalog.Find(o.Type)
 	if !ok {
