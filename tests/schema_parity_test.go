@@ -29,6 +29,7 @@ var schemaDriftAllowed = map[string]string{
 	"watermill_events.metadata: type postgres=json sqlite=text":                      "watermill-sql's PostgreSQL layout",
 	"watermill_offsets_events.last_processed_transaction_id: only in postgres":       "watermill-sql's PostgreSQL layout",
 	"watermill_offsets_events.offset_acked: nullable postgres=true sqlite=false":     "the SQLite adapter starts offsets at 0",
+	"watermill_events: index watermill_events_feed postgres={columns:partition_key,transaction_id,offset unique:false partial:false} sqlite={columns:partition_key,offset unique:false partial:false}": "the feed reads in each layout's stream order",
 }
 
 // classOf maps a column type to a class both engines share. SQLite has type affinity,

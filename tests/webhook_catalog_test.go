@@ -191,8 +191,18 @@ func TestDashboardEventCataloguePage(t *testing.T) {
 			if start < 0 || !strings.Contains(page[start:], e.Cause) {
 				t.Fatalf("%s missing or without its cause", e.Type)
 			}
-			pre := page[strings.Index(page[start:], "<pre>")+start+5:]
-			pre = pre[:strings.Index(pre, "</pre>")]
+			// The example envelope, in a field its Copy button copies.
+			open := `<textarea id="example-` + e.Type + `"`
+			at := strings.Index(page[start:], open)
+			if at < 0 {
+				t.Fatalf("%s: no example envelope to copy", e.Type)
+			}
+			pre := page[start+at:]
+			pre = pre[strings.Index(pre, ">")+1:]
+			pre = pre[:strings.Index(pre, "</textarea>")]
+			if !strings.Contains(page[start+at:], `data-copy="example-`+e.Type+`"`) {
+				t.Fatalf("%s: no copy button", e.Type)
+			}
 			var env struct{ Data json.RawMessage }
 			if err := json.Unmarshal([]byte(pre), &env); err != nil {
 				t.Fatalf("%s example is not JSON: %v", e.Type, err)

@@ -32,6 +32,12 @@ const usage = `usage: creatorapi <command> [flags]
   dashboard link --workspace ORG [--email E]   print a one-time dashboard sign-in link (JSON)
   secret-key rotate                       new master key (CREATORAPI_NEW_SECRET_KEY or generated), secrets re-sealed
 
+Client verbs (the public API only, no database):
+  listen --base-url URL --api-key KEY --forward-to URL [--events t1,t2] [--since now|2h|earliest|evt_...]
+         [--secret whsec_...] [--state FILE] [--route type=URL]... [--format json]
+                                          forward the events feed to a local receiver, signed as deliveries
+  sign --secret whsec_... --type T [--data FILE] [--at unix]   print a signed delivery of T (a receiver's tests)
+
 Configuration comes from CREATORAPI_* environment variables (see README.md).
 `
 
@@ -72,6 +78,10 @@ func (c *CLI) run(args []string) int {
 		err = c.dashboard(args[1:])
 	case "secret-key":
 		err = c.secretKey(args[1:])
+	case "listen":
+		err = c.listen(args[1:])
+	case "sign":
+		err = c.sign(args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -10,7 +10,7 @@ import (
 // Scope grants access to one group of endpoints.
 type Scope string
 
-// The six scopes of the specification.
+// The six scopes of the specification, and read:events (the events feed, docs/contract.md).
 const (
 	ReadCourses      Scope = "read:courses"
 	ReadStudents     Scope = "read:students"
@@ -18,10 +18,11 @@ const (
 	ReadOrders       Scope = "read:orders"
 	WriteEnrollments Scope = "write:enrollments"
 	ReadAnalytics    Scope = "read:analytics"
+	ReadEvents       Scope = "read:events"
 )
 
-// AllScopes lists every scope in the order the specification gives them.
-var AllScopes = []Scope{ReadCourses, ReadStudents, WriteStudents, ReadOrders, WriteEnrollments, ReadAnalytics}
+// AllScopes lists every scope in the order the specification gives them, then ours.
+var AllScopes = []Scope{ReadCourses, ReadStudents, WriteStudents, ReadOrders, WriteEnrollments, ReadAnalytics, ReadEvents}
 
 // ParseScopes validates names, removes duplicates and sorts them; at least one is required.
 func ParseScopes(names []string) ([]Scope, error) {

@@ -22,6 +22,7 @@ func Modules(cfg Config) fx.Option {
 		Webhooks(),
 		Pacing(),
 		Events(),
+		Feed(),
 		Dashboard(),
 		HTTP(),
 		Probes(),

@@ -91,6 +91,7 @@ func newPublicApp(p publicParams) PublicApp {
 		app.Use("/api", h)
 	}
 	v1.Register(app, v1.Authenticate(p.Keys.Queries.Authenticate), p.Guards, p.Idem.Run, endpoints)
+	web.AllowLongWrites(app, v1.Prefix+v1.EventStreamPath, v1.StreamWriteTimeout)
 	for _, mount := range p.Mounts {
 		mount(app)
 	}

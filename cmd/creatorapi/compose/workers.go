@@ -157,17 +157,18 @@ type listenersParams struct {
 	Ready      *web.Readiness
 	Logger     *slog.Logger
 	Shutdowner fx.Shutdowner
+	Hangup     *web.Hangup // the public listener's long-lived responses (the events feed)
 }
 
 func newListeners(p listenersParams) ListenerGroup {
 	failed := func(error) { _ = p.Shutdowner.Shutdown(fx.ExitCode(1)) }
-	listener := func(name, addr string, app PublicApp) background.Named {
+	listener := func(name, addr string, app PublicApp, hangup *web.Hangup) background.Named {
 		return background.Named{Name: name + " listener", Worker: &web.Listener{Name: name, Addr: addr, App: app.App,
-			Limits: p.Config.HTTPLimits, Logger: p.Logger, Failed: failed}}
+			Limits: p.Config.HTTPLimits, Logger: p.Logger, Failed: failed, Hangup: hangup}}
 	}
 	return ListenerGroup{
-		listener("public", p.Config.HTTPAddr, p.Public),
-		listener("operator", p.Config.AdminAddr, PublicApp(p.Operator)),
+		listener("public", p.Config.HTTPAddr, p.Public, p.Hangup),
+		listener("operator", p.Config.AdminAddr, PublicApp(p.Operator), nil),
 		// Last started, so first stopped: /readyz answers 503 at once and the listeners
 		// keep serving for CREATORAPI_SHUTDOWN_DELAY, so that a load balancer stops sending.
 		{Name: "readiness drain", Worker: web.DrainNotice{Ready: p.Ready, Delay: p.Config.ShutdownDelay, Logger: p.Logger}},

@@ -10,7 +10,7 @@ import (
 
 type createKeyRequest struct {
 	Name      string   `json:"name" validate:"required,max=100"`
-	Scopes    []string `json:"scopes" validate:"required,min=1,max=6"`
+	Scopes    []string `json:"scopes" validate:"required,min=1,max=7"` // keys.AllScopes
 	PerMinute int      `json:"perMinute" validate:"gte=0"`
 	PerDay    int      `json:"perDay" validate:"gte=0"`
 }

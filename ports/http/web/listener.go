@@ -22,6 +22,8 @@ type Listener struct {
 	Logger *slog.Logger
 	// Failed is called when the listener stops serving by itself (the process should stop).
 	Failed func(err error)
+	// Hangup, when set, is closed first on Stop: long-lived responses end (Hangup).
+	Hangup *Hangup
 	ln     *drainListener
 }
 
@@ -49,6 +51,9 @@ func (l *Listener) Start(context.Context) error {
 func (l *Listener) Stop(ctx context.Context) error {
 	if l.ln == nil {
 		return nil
+	}
+	if l.Hangup != nil {
+		l.Hangup.Close()
 	}
 	return l.ln.shutdown(ctx, l.App)
 }

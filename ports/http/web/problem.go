@@ -30,6 +30,9 @@ type Problem struct {
 	Message           string `json:"message"`
 	Param             string `json:"param,omitempty"`
 	RetryAfterSeconds *int   `json:"retryAfterSeconds,omitempty"`
+	// Reason tells apart, for clients to branch on, a failure the code alone does not
+	// (the events feed's expired cursor: "cursor_expired").
+	Reason string `json:"reason,omitempty"`
 }
 
 func (p *Problem) Error() string { return p.Code + ": " + p.Message }

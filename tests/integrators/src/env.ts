@@ -24,7 +24,7 @@ export async function admin<T = any>(method: string, path: string, body?: unknow
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-export const allScopes = ["read:courses", "read:students", "write:students", "read:orders", "write:enrollments", "read:analytics"];
+export const allScopes = ["read:courses", "read:students", "write:students", "read:orders", "write:enrollments", "read:analytics", "read:events"];
 
 export interface Workspace {
   id: string;
