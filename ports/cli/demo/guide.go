@@ -42,7 +42,7 @@ func (g Guide) Write(w io.Writer) error {
 	p("creatorapi demo: %s", state)
 	p("")
 	p("Workspace:      %s", g.WorkspaceID)
-	p("API key:        %s   (all six scopes; shown once)", g.Key.Secret)
+	p("API key:        %s   (every scope; shown once)", g.Key.Secret)
 	p("Rate limits:    %d requests a minute, %s a day (the documented defaults; a batch of 100 students is one request)", g.Key.PerMinute, thousands(g.Key.PerDay))
 	p("Operator token: %s", g.AdminToken)
 	p("")

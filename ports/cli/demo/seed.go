@@ -54,7 +54,7 @@ type Result struct {
 	StudentID   string // a student of the workspace
 }
 
-// Run seeds the workspace on first use, then issues a fresh key with all six scopes and
+// Run seeds the workspace on first use, then issues a fresh key with every scope and
 // the default limits.
 func (s Seeder) Run(ctx context.Context) (Result, error) {
 	wsID, found, err := s.Marker.Get(ctx, markerName)
