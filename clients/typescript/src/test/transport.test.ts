@@ -81,7 +81,8 @@ test("a try that outlasts timeoutMs is aborted and retried", async () => {
       else resolve(new Response("ok"));
     });
   const t = new PacedTransport({ fetch, timeoutMs: 50, sleep: async () => {} });
-  const res = await t.send(new Request("http://api.test/slow"));
+  const alive = setInterval(() => {}, 1000); // AbortSignal.timeout's timer does not hold the loop open
+  const res = await t.send(new Request("http://api.test/slow")).finally(() => clearInterval(alive));
   assert.equal(await res.text(), "ok");
   assert.equal(calls, 2);
 });
