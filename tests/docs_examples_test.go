@@ -99,6 +99,7 @@ func TestDocsPageShowsExamples(t *testing.T) {
 		`curl -sS -X POST &#34;$CREATORAPI_URL/api/v1/students/batch&#34;`,
 		`Idempotency-Key: $(uuidgen)`,
 		`&#34;status&#34;: &#34;updated&#34;`,
+		`<code>docs/quickstart.md</code>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Fatalf("/docs lacks %q", want)
