@@ -132,7 +132,7 @@ func (r *exampleRecorder) normalise(s string) string {
 			return v
 		}
 		prefix := id[:strings.IndexByte(id, '_')]
-		v := fmt.Sprintf("%s_01JD4Y2Q8N5X3V7W9K1M6P%04d", prefix, len(r.ids)+1)
+		v := fmt.Sprintf("%s_01jd4y2q8n5x3v7w9k1m6p%04d", prefix, len(r.ids)+1) // lower case, like the real ids
 		r.ids[id] = v
 		return v
 	})
