@@ -5,7 +5,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 REDIS_URL ?= redis://127.0.0.1:6379/0
 NATS_URL ?= nats://127.0.0.1:4222
 
-.PHONY: run demo test test-pg lint api-compat bench build image fuzz fuzz-native fuzz-openapi
+.PHONY: run demo test test-pg lint api-compat docs-examples clients bench build image fuzz fuzz-native fuzz-openapi
 
 # The version stamped into the binary (creatorapi version, creatorapi_build_info) and the image.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -94,6 +94,18 @@ api-compat:
 	$(GO) -C tools/apicompat vet ./...
 	$(GO) -C tools/apicompat test -count=1 ./...
 	$(GO) -C tools/apicompat run . -root ../..
+
+# The examples /docs shows under each operation (ports/http/docs/examples.json): calls every
+# operation on a running service (SQLite) and rewrites the file; TestDocsExamples checks it in CI.
+docs-examples:
+	CREATORAPI_WRITE_DOCS_EXAMPLES=1 $(GO) test ./tests -run '^TestDocsExamples$$' -count=1
+
+# The clients (docs/clients.md): regenerate the Go client from the OpenAPI document, then build
+# and test both against a running service.
+clients:
+	$(GO) generate ./clients/go/creatorapi
+	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error
+	$(GO) test ./clients/... ./tests -run 'TestGoClient|TestTypeScriptClient|TestGeneratedClientIsCurrent' -count=1
 
 # webhookload: the built binary over HTTP under open-loop load (50, 200, 500/s, saturation), fresh
 # and aged PostgreSQL and fresh SQLite; WEBHOOKLOAD_FLAGS e.g. -phase 5s -aged-rows 100000, or

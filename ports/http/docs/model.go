@@ -43,6 +43,7 @@ type operation struct {
 	Parameters                     []field
 	RequestBody                    string
 	Responses                      []response
+	Example                        *Example // nil when examples.json has none for ID
 }
 
 type response struct {
@@ -84,6 +85,10 @@ func build(raw []byte) (*page, error) {
 	p := &page{Title: d.str(info, "title"), Version: d.str(info, "version"), Summary: d.str(info, "summary")}
 	p.Sections = sections(d.str(info, "description"))
 
+	examples, err := loadExamples()
+	if err != nil {
+		return nil, err
+	}
 	scopes := map[string][]string{}
 	paths := d.obj(doc, "paths")
 	for _, path := range sortedKeys(paths) {
@@ -117,6 +122,9 @@ func build(raw []byte) (*page, error) {
 				r := d.resolve(responses[status].(map[string]any))
 				o.Responses = append(o.Responses, response{Status: status, Description: inline(d.str(r, "description")),
 					Schema: d.schemaName(d.obj(d.obj(d.obj(r, "content"), "application/json"), "schema"))})
+			}
+			if ex, ok := examples[o.ID]; ok {
+				o.Example = &ex
 			}
 			p.Operations = append(p.Operations, o)
 		}
