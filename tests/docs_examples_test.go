@@ -1,6 +1,8 @@
 package tests
 
 import (
+	"bufio"
+	"context"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -245,5 +247,53 @@ func docsExamplesStory(t *testing.T, databaseURL string) docs.Examples {
 	r.call("getOrder", http.MethodGet, "/api/v1/orders/"+order.ID, nil, http.StatusOK)
 	r.call("listOrders", http.MethodGet, "/api/v1/orders?studentId="+studentID, nil, http.StatusOK)
 	r.call("getAnalyticsSummary", http.MethodGet, "/api/v1/analytics/summary?from=2026-11-01&to=2026-11-30", nil, http.StatusOK)
+	// The feed's first student.created is Ada's, the oldest: the long poll answers once it
+	// is visible (on PostgreSQL other transactions may hold it back a moment).
+	feed := r.call("listEvents", http.MethodGet, "/api/v1/events?types=student.created&limit=1&wait=10", nil, http.StatusOK)
+	if items, _ := feed["data"].([]any); len(items) == 1 {
+		first, _ := items[0].(map[string]any)
+		eventID, _ := first["id"].(string)
+		r.call("getEvent", http.MethodGet, "/api/v1/events/"+eventID, nil, http.StatusOK)
+	}
+	r.stream("streamEvents", "/api/v1/events/stream?types=student.created")
 	return r.out
+}
+
+var streamIDPattern = regexp.MustCompile(`(?m)^id: .+$`)
+
+// stream opens a server-sent event stream and records its first event (the stream itself
+// never ends), its resumable id replaced by the fixed cursor token.
+func (r *exampleRecorder) stream(operationID, path string) {
+	r.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.baseURL+path, nil)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+r.key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		r.t.Fatalf("GET %s: %d", path, res.StatusCode)
+	}
+	var first strings.Builder
+	for sc := bufio.NewScanner(res.Body); sc.Scan(); {
+		line := sc.Text()
+		if line == "" && first.Len() > 0 {
+			break
+		}
+		if line != "" && !strings.HasPrefix(line, ":") { // pings are comments
+			first.WriteString(line + "\n")
+		}
+	}
+	block := streamIDPattern.ReplaceAllString(first.String(), "id: eyJ2IjoxfQ.c2lnbmF0dXJl")
+	r.out[operationID] = docs.Example{
+		Status:   res.StatusCode,
+		Curl:     fmt.Sprintf(`curl -sS -N "$CREATORAPI_URL%s" \`+"\n  "+`-H "Authorization: Bearer $CREATORAPI_KEY"`, r.normalise(path)),
+		Response: r.normalise(block) + "(... one such block per event, and a \": ping\" comment every 15 s)",
+	}
 }
