@@ -2,8 +2,24 @@ package background
 
 import (
 	"context"
+	"log/slog"
 	"time"
 )
+
+// Chores makes named Every workers of functions that report how many rows they handled:
+// an error is logged as a warning, a run that did something as information, an idle run
+// not at all.
+func Chores(logger *slog.Logger) func(name string, period time.Duration, fn func(ctx context.Context) (int, error)) Named {
+	return func(name string, period time.Duration, fn func(ctx context.Context) (int, error)) Named {
+		return Named{Name: name, Worker: Every(period, func(ctx context.Context) {
+			if n, err := fn(ctx); err != nil {
+				logger.Warn(name, "error", err)
+			} else if n > 0 {
+				logger.Info(name, "rows", n)
+			}
+		})}
+	}
+}
 
 // Every runs fn every period between Start and Stop, and once more while stopping (a
 // flush or a sweep then covers what came in since the last tick).

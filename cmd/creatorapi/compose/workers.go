@@ -97,15 +97,7 @@ type workersParams struct {
 }
 
 func newWorkers(p workersParams) WorkerGroup {
-	every := func(name string, period time.Duration, fn func(ctx context.Context) (int, error)) background.Named {
-		return background.Named{Name: name, Worker: background.Every(period, func(ctx context.Context) {
-			if n, err := fn(ctx); err != nil {
-				p.Logger.Warn(name, "error", err)
-			} else if n > 0 {
-				p.Logger.Info(name, "rows", n)
-			}
-		})}
-	}
+	every := background.Chores(p.Logger)
 	g := WorkerGroup{
 		{Name: "database maintenance warnings", Worker: background.AtStart(func(ctx context.Context) error { return p.DB.WarnAboutMaintenance(ctx, p.Logger) })},
 		// Stopped last: their final run writes what the stopping workers still counted.
