@@ -43,7 +43,7 @@ func startListen(t *testing.T, bin string, args ...string) *listenProcess {
 			p.mu.Lock()
 			p.lines = append(p.lines, sc.Text())
 			p.mu.Unlock()
-			if strings.HasPrefix(sc.Text(), "Ready!") {
+			if strings.HasPrefix(sc.Text(), "Ready!") || strings.HasPrefix(sc.Text(), `{"forwardTo"`) && strings.Contains(sc.Text(), `"ready":true`) {
 				once.Do(func() { close(p.ready) })
 			}
 		}
