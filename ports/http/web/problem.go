@@ -30,6 +30,7 @@ type Problem struct {
 	Message           string `json:"message"`
 	Param             string `json:"param,omitempty"`
 	RetryAfterSeconds *int   `json:"retryAfterSeconds,omitempty"`
+	retryAfterHeader  int    // Retry-After without the body field (internal_error: unavailable.go)
 }
 
 func (p *Problem) Error() string { return p.Code + ": " + p.Message }
@@ -87,7 +88,7 @@ func ProblemOf(err error) (p *Problem, ok bool) {
 	if errors.As(err, &fe) {
 		return fiberProblem(fe), fe.Code < 500
 	}
-	return Internal(), false
+	return internalFor(err), false
 }
 
 func fiberProblem(fe *fiber.Error) *Problem {
