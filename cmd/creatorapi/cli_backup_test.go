@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"database/sql"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +24,7 @@ func cliOn(env map[string]string) (*CLI, *bytes.Buffer, *bytes.Buffer) {
 	return &CLI{stdout: &out, stderr: &errs, getenv: func(k string) string { return env[k] }}, &out, &errs
 }
 
-// backupUnderLoad starts a service on SQLite with a key and a webhook, runs 8 writers
+// backupUnderLoad starts a service on databaseURL with a key and a webhook, runs 8 writers
 // against it, and takes a backup with the CLI while they write. It returns the service,
 // the backup file, the emails acknowledged before the backup began, the key and the
 // webhook's receiver and secret.
@@ -37,9 +39,9 @@ type backupFixture struct {
 	totalWritten int
 }
 
-func backupUnderLoad(t *testing.T) backupFixture {
+func backupUnderLoad(t *testing.T, databaseURL string) backupFixture {
 	f := backupFixture{}
-	f.src = testenv.StartWebhooks(t, testenv.NewSQLiteURL(t), nil)
+	f.src = testenv.StartWebhooks(t, databaseURL, nil)
 	f.ws = f.src.CreateWorkspace(t, "Academy")
 	_, f.key = f.src.CreateKeyWithQuota(t, f.ws, 1_000_000, 1_000_000, "read:students", "write:students")
 	f.receiver = testenv.NewReceiver(t)
@@ -107,7 +109,11 @@ func backupUnderLoad(t *testing.T) backupFixture {
 // acknowledged before the backup began is there, the old API key still works, and the
 // webhook is signed with the old signing secret (the master key travelled in the file).
 func TestBackupRestoreRoundTripUnderLoad(t *testing.T) {
-	f := backupUnderLoad(t)
+	testenv.EachDatabase(t, roundTrip)
+}
+
+func roundTrip(t *testing.T, databaseURL string) {
+	f := backupUnderLoad(t, databaseURL)
 	info, err := os.Stat(f.file)
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +125,8 @@ func TestBackupRestoreRoundTripUnderLoad(t *testing.T) {
 		f.totalWritten, len(f.ackedBefore), f.took.Round(time.Millisecond), info.Size())
 
 	dst := t.TempDir()
-	cli, out, errs := cliOn(map[string]string{"CREATORAPI_DATA_DIR": dst})
+	targetURL := restoreTarget(t, databaseURL, dst)
+	cli, out, errs := cliOn(map[string]string{"CREATORAPI_DATA_DIR": dst, "CREATORAPI_DATABASE_URL": targetURL})
 	if code := cli.run([]string{"restore", "--in", f.file}); code != 0 {
 		t.Fatalf("restore exit code %d: %s", code, errs)
 	}
@@ -130,12 +137,13 @@ func TestBackupRestoreRoundTripUnderLoad(t *testing.T) {
 		t.Fatalf("restored key file: %v %v", key, err)
 	}
 	// A second restore into the same folder is refused: the database there may be in use.
-	again, _, againErrs := cliOn(map[string]string{"CREATORAPI_DATA_DIR": dst})
-	if code := again.run([]string{"restore", "--in", f.file}); code == 0 || !strings.Contains(againErrs.String(), "exists") {
+	again, _, againErrs := cliOn(map[string]string{"CREATORAPI_DATA_DIR": t.TempDir(), "CREATORAPI_DATABASE_URL": targetURL})
+	if code := again.run([]string{"restore", "--in", f.file}); code == 0 ||
+		!(strings.Contains(againErrs.String(), "exists") || strings.Contains(againErrs.String(), "has ")) {
 		t.Fatalf("restore over a database: exit %d, %s", code, againErrs)
 	}
 
-	restored := testenv.StartWebhooks(t, "sqlite://"+filepath.Join(dst, "creatorapi.db"), func(c *compose.Config) {
+	restored := testenv.StartWebhooks(t, targetURL, func(c *compose.Config) {
 		c.DataDir, c.SecretKey = dst, "" // the key comes from the restored file
 	})
 	var emails []string
@@ -172,4 +180,34 @@ func TestBackupRestoreRoundTripUnderLoad(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// restoreTarget is an empty database for a restore of a backup of databaseURL: a new
+// SQLite file in dataDir, or a new PostgreSQL database (dropped at cleanup) with the
+// source's search_path, since the dump recreates that schema.
+func restoreTarget(t *testing.T, databaseURL, dataDir string) string {
+	if strings.HasPrefix(databaseURL, "sqlite://") {
+		return "sqlite://" + filepath.Join(dataDir, "creatorapi.db")
+	}
+	u, err := url.Parse(databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := sql.Open("pgx", databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	name := "restore_" + strings.TrimPrefix(u.Query().Get("search_path"), "t_")
+	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if db, err := sql.Open("pgx", databaseURL); err == nil {
+			_, _ = db.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
+			db.Close()
+		}
+	})
+	u.Path = "/" + name
+	return u.String()
 }

@@ -10,13 +10,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
 // A damaged or foreign backup is refused before anything is written: a flipped byte, a
 // truncated file, a manifest of another format, a schema newer than this build, a
 // checksum that does not match; the target folder stays without a database.
 func TestRestoreRefusesADamagedBackup(t *testing.T) {
-	f := backupUnderLoad(t)
+	f := backupUnderLoad(t, testenv.NewSQLiteURL(t))
 	good, err := os.ReadFile(f.file)
 	if err != nil {
 		t.Fatal(err)
