@@ -63,3 +63,41 @@ func TestPostgresOutageAnswersRetryAfter(t *testing.T) {
 	}
 	api.Get(t, "/api/v1/students").Expect(t, http.StatusOK)
 }
+
+// A PostgreSQL that stops answering without closing connections (a partition): a request
+// ends in 500 internal_error with Retry-After after connect_timeout (5 s), never hangs.
+func TestSilentPostgresAnswersWithinTheTimeout(t *testing.T) {
+	dbURL := testenv.NewPostgresURL(t)
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := testenv.NewTCPProxy(t, u.Host)
+	u.Host = proxy.Addr
+	env := testenv.Start(t, u.String())
+	ws := env.CreateWorkspace(t, "Academy")
+	_, key := env.CreateKey(t, ws, "read:students")
+	api := env.API(key)
+	api.Get(t, "/api/v1/students").Expect(t, http.StatusOK)
+
+	proxy.Blackhole()
+	began := time.Now()
+	r := api.Get(t, "/api/v1/students")
+	took := time.Since(began)
+	r.ExpectError(t, http.StatusInternalServerError, "internal_error")
+	if r.Header.Get("Retry-After") != "5" {
+		t.Errorf("Retry-After %q, want 5", r.Header.Get("Retry-After"))
+	}
+	t.Logf("answered %d after %s with PostgreSQL silent", r.Status, took.Round(time.Millisecond))
+	if took > 15*time.Second+time.Second {
+		t.Fatalf("a request waited %s on a silent PostgreSQL", took)
+	}
+	proxy.Restore()
+	deadline := time.Now().Add(15 * time.Second)
+	for api.Get(t, "/api/v1/students").Status != http.StatusOK {
+		if time.Now().After(deadline) {
+			t.Fatal("no success 15 s after PostgreSQL answered again")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

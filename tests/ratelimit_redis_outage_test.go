@@ -130,3 +130,39 @@ func expectReadyz(t *testing.T, env *testenv.Env, status, redis string) {
 		t.Fatalf("/readyz degraded %v, want [redis]", body.Degraded)
 	}
 }
+
+// A Redis that stops answering without closing connections (a partition) holds a request
+// no longer than the client's short timeouts: the first requests after it goes silent wait
+// for the 250 ms read timeout, then the instance counts in memory and nothing waits. (The
+// store, not the database, is under test: SQLite here.)
+func TestSilentRedisHoldsNoRequestLong(t *testing.T) {
+	proxy, redis := testenv.UseRedisThrough(t, 50*time.Millisecond)
+	env := testenv.Start(t, testenv.NewSQLiteURL(t), redis)
+	ws := env.CreateWorkspace(t, "Academy")
+	_, key := env.CreateKeyWithQuota(t, ws, 1_000_000, 1_000_000, "read:courses")
+	api := env.API(key)
+	api.Get(t, coursesPath).Expect(t, http.StatusOK)
+
+	proxy.Blackhole()
+	var slowest time.Duration
+	n := 0
+	for end := time.Now().Add(time.Second); time.Now().Before(end); n++ {
+		began := time.Now()
+		api.Get(t, coursesPath).Expect(t, http.StatusOK)
+		slowest = max(slowest, time.Since(began))
+	}
+	t.Logf("%d requests in 1 s with Redis silent; the slowest took %s", n, slowest.Round(time.Millisecond))
+	if slowest > time.Second {
+		t.Fatalf("a request waited %s on a silent Redis", slowest)
+	}
+	expectReadyz(t, env, "degraded", "unreachable: counting rate limits per instance in memory")
+
+	proxy.Restore()
+	deadline := time.Now().Add(10 * time.Second)
+	for readyzStatus(t, env) != "ready" {
+		if time.Now().After(deadline) {
+			t.Fatal("still degraded 10 s after Redis answered again")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -16,9 +16,10 @@ type TCPProxy struct {
 	target string
 	ln     net.Listener
 
-	mu    sync.Mutex
-	cut   bool
-	conns map[net.Conn]struct{}
+	mu        sync.Mutex
+	cut       bool
+	blackhole bool
+	conns     map[net.Conn]struct{}
 }
 
 // NewTCPProxy listens on a free loopback port; closed at cleanup.
@@ -48,11 +49,21 @@ func (p *TCPProxy) Cut() {
 	clear(p.conns)
 }
 
-// Restore forwards new connections again.
-func (p *TCPProxy) Restore() {
+// Blackhole stops forwarding in both directions on open connections and holds new ones
+// unanswered, as a server behind a network partition looks: nothing is closed, only the
+// client's own timeouts end its wait.
+func (p *TCPProxy) Blackhole() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.cut = false
+	p.blackhole = true
+}
+
+// Restore forwards new connections again (and closes the held ones).
+func (p *TCPProxy) Restore() {
+	p.Cut()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cut, p.blackhole = false, false
 }
 
 func (p *TCPProxy) accept() {
@@ -66,6 +77,9 @@ func (p *TCPProxy) accept() {
 }
 
 func (p *TCPProxy) forward(client net.Conn) {
+	if p.hold(client) {
+		return
+	}
 	server, err := net.Dial("tcp", p.target)
 	if err != nil {
 		client.Close()
@@ -78,7 +92,18 @@ func (p *TCPProxy) forward(client net.Conn) {
 	}
 	done := make(chan struct{}, 2)
 	pipe := func(dst, src net.Conn) {
-		_, _ = io.Copy(dst, src)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := src.Read(buf)
+			if n > 0 && !p.silent() {
+				if _, werr := dst.Write(buf[:n]); werr != nil {
+					break
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
 		done <- struct{}{}
 	}
 	go pipe(server, client)
@@ -102,4 +127,25 @@ func (p *TCPProxy) track(conns ...net.Conn) bool {
 		p.conns[c] = struct{}{}
 	}
 	return true
+}
+
+// hold keeps a blackholed connection open, reading and discarding, until Cut or Restore
+// closes it.
+func (p *TCPProxy) hold(client net.Conn) bool {
+	p.mu.Lock()
+	if !p.blackhole {
+		p.mu.Unlock()
+		return false
+	}
+	p.conns[client] = struct{}{}
+	p.mu.Unlock()
+	_, _ = io.Copy(io.Discard, client)
+	client.Close()
+	return true
+}
+
+func (p *TCPProxy) silent() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.blackhole
 }
