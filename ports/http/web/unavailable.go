@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"strings"
 	"syscall"
 	"time"
 
@@ -33,9 +34,22 @@ func Deadline() fiber.Handler {
 }
 
 // unavailable tells whether a fault is a store that did not answer (refused or dropped
-// connection, a timeout), which a retry after a few seconds may get past, rather than a bug.
-// Drivers wrap these with %w (pgconn.ConnectError, go-redis), so the standard errors show.
+// connection, a timeout, a server shutting down or starting up), which a retry after a few
+// seconds may get past, rather than a bug. Drivers wrap these with %w (pgconn.ConnectError,
+// go-redis), so the standard errors show; PostgreSQL's own refusals are recognised by their
+// SQLSTATE class (08 connection exception, 57 operator intervention: "the database system
+// is starting up", "terminating connection due to administrator command"; 53300 too many
+// connections), and pgx's "conn closed" by its SafeToRetry (the statement was never sent).
 func unavailable(err error) bool {
+	var coded interface{ SQLState() string }
+	if errors.As(err, &coded) {
+		s := coded.SQLState()
+		return strings.HasPrefix(s, "08") || strings.HasPrefix(s, "57") || s == "53300"
+	}
+	var retryable interface{ SafeToRetry() bool }
+	if errors.As(err, &retryable) && retryable.SafeToRetry() {
+		return true
+	}
 	var netErr net.Error
 	return errors.As(err, &netErr) ||
 		errors.Is(err, driver.ErrBadConn) ||
