@@ -94,7 +94,9 @@ func (s *PostgresServer) ctl(args ...string) error {
 	return nil
 }
 
-func (s *PostgresServer) run(name string, args ...string) ([]byte, error) { return s.runOut(name, args...) }
+func (s *PostgresServer) run(name string, args ...string) ([]byte, error) {
+	return s.runOut(name, args...)
+}
 
 func (s *PostgresServer) runOut(name string, args ...string) ([]byte, error) {
 	path := filepath.Join(s.bin, name)
