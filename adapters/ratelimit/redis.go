@@ -47,7 +47,38 @@ func NewRedis(url, prefix string) (*Redis, error) {
 	if err != nil {
 		return nil, fmt.Errorf("redis url: %w", err)
 	}
+	boundWaits(opts)
 	return &Redis{client: redis.NewClient(opts), prefix: prefix, take: redis.NewScript(takeScript)}, nil
+}
+
+// Short waits, unless the URL sets them (dial_timeout=, read_timeout=, max_retries=...):
+// a request must never wait long on a Redis that is away, since Resilient then counts in
+// memory instead. go-redis's defaults (5 s dial, 3 s read, 3 retries, 5 dial attempts) would
+// hold each request for seconds.
+const (
+	redisDialTimeout = 250 * time.Millisecond
+	redisIOTimeout   = 250 * time.Millisecond
+)
+
+func boundWaits(opts *redis.Options) {
+	if opts.DialTimeout == 0 {
+		opts.DialTimeout = redisDialTimeout
+	}
+	if opts.ReadTimeout == 0 {
+		opts.ReadTimeout = redisIOTimeout
+	}
+	if opts.WriteTimeout == 0 {
+		opts.WriteTimeout = redisIOTimeout
+	}
+	if opts.PoolTimeout == 0 {
+		opts.PoolTimeout = redisIOTimeout
+	}
+	if opts.MaxRetries == 0 {
+		opts.MaxRetries = -1 // no retry: the fallback to memory is the retry
+	}
+	if opts.DialerRetries == 0 {
+		opts.DialerRetries = 1
+	}
 }
 
 // Ping checks the connection at start, so a wrong URL fails fast.

@@ -60,7 +60,7 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
 }
 
 func openPostgres(ctx context.Context, dsn string) (*DB, error) {
-	db, err := sqlx.Open("pgx", dsn)
+	db, err := sqlx.Open("pgx", withConnectTimeout(dsn))
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
@@ -73,6 +73,20 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
 	return FromPostgres(db), nil
+}
+
+// withConnectTimeout bounds each new connection's dial and handshake (5 s) unless the URL
+// sets connect_timeout: without it a PostgreSQL behind a dropped network holds a request
+// for the kernel's TCP timeout (minutes) instead of answering 500 with Retry-After.
+func withConnectTimeout(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.Query().Has("connect_timeout") {
+		return dsn
+	}
+	q := u.Query()
+	q.Set("connect_timeout", "5")
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // FromPostgres wraps a PostgreSQL pool opened by the caller (tests that need their own

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -66,6 +67,7 @@ func TestOneShotVerbsStartNoWorker(t *testing.T) {
 		{"migrate"},
 		{"workspace", "create", "--name", "Academy", "--owner-email", "owner@example.com"},
 		{"secret-key", "rotate"},
+		{"backup", "--out", filepath.Join(t.TempDir(), "creatorapi.backup")},
 	} {
 		t.Run(strings.Join(args[:min(2, len(args))], " "), func(t *testing.T) {
 			log := &hookLog{}

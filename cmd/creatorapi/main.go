@@ -30,6 +30,8 @@ const usage = `usage: creatorapi <command> [flags]
   webhook list --workspace ORG
   webhook disable|enable --workspace ORG WEBHOOK_ID
   dashboard link --workspace ORG [--email E]   print a one-time dashboard sign-in link (JSON)
+  backup --out FILE                       one file: an online copy of the database, the master key, a manifest (0600)
+  restore --in FILE                       check a backup and restore it into an empty data folder or database
   secret-key rotate                       new master key (CREATORAPI_NEW_SECRET_KEY or generated), secrets re-sealed
 
 Client verbs (the public API only, no database):
@@ -76,6 +78,10 @@ func (c *CLI) run(args []string) int {
 		err = c.webhook(args[1:])
 	case "dashboard":
 		err = c.dashboard(args[1:])
+	case "backup":
+		err = c.backup(args[1:])
+	case "restore":
+		err = c.restore(args[1:])
 	case "secret-key":
 		err = c.secretKey(args[1:])
 	case "listen":

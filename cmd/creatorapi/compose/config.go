@@ -30,6 +30,7 @@ type Config struct {
 	RateLimitStore       string          // CREATORAPI_RATE_LIMIT_STORE: auto (default), memory, database, redis
 	RedisURL             string          // CREATORAPI_REDIS_URL, e.g. redis://127.0.0.1:6379/0: rate limits count there (auto)
 	RedisPrefix          string          // CREATORAPI_REDIS_PREFIX, default "creatorapi:": the keys' namespace
+	RedisProbeInterval   time.Duration   // how often a degraded instance asks Redis whether it is back (0: 1 s); tests shorten it
 	EventsRetention      time.Duration   // CREATORAPI_EVENTS_RETENTION, default 720h: consumed outbox rows older than this are pruned
 	EventsPartitions     int             // CREATORAPI_EVENTS_PARTITIONS, default 0: 4 on PostgreSQL, 1 on SQLite (see EventPartitions)
 	EventsBroker         string          // CREATORAPI_EVENTS_BROKER, default unset (SQL transport); nats://host:4222: NATS JetStream carries events

@@ -43,6 +43,7 @@ func Maintenance() fx.Option {
 		},
 		func(s *sqlstore.Settings) demo.Marker { return s },
 		newKeyRotation,
+		newBackupSource,
 	)
 }
 

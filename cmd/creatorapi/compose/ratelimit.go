@@ -2,6 +2,9 @@ package compose
 
 import (
 	"context"
+	"log/slog"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"go.uber.org/fx"
 
@@ -29,7 +32,7 @@ func RateLimits() fx.Option {
 // newRateCounter counts in memory on one instance, and in Redis or the database when
 // instances share the quota. auto: Redis when CREATORAPI_REDIS_URL is set (no row lock per
 // request), else the database on PostgreSQL (shared), else memory.
-func newRateCounter(lc fx.Lifecycle, cfg Config, db *sqldb.DB) (ratelimit.Counter, error) {
+func newRateCounter(lc fx.Lifecycle, cfg Config, db *sqldb.DB, logger *slog.Logger, registry *prometheus.Registry) (ratelimit.Counter, error) {
 	store := cfg.RateLimitStore
 	if store == "auto" {
 		switch {
@@ -47,8 +50,10 @@ func newRateCounter(lc fx.Lifecycle, cfg Config, db *sqldb.DB) (ratelimit.Counte
 		if err != nil {
 			return nil, err
 		}
-		lc.Append(fx.Hook{OnStart: r.Ping, OnStop: func(context.Context) error { return r.Close() }})
-		return r, nil
+		// While Redis is away each instance counts in memory (docs/rate-limits.md, "Redis away").
+		res := ratestore.NewResilient(r, logger, cfg.RedisProbeInterval)
+		lc.Append(fx.Hook{OnStart: res.Ping, OnStop: func(context.Context) error { res.Close(); return r.Close() }})
+		return res, res.Register(registry)
 	case "database":
 		return ratestore.NewDatabase(db), nil
 	}

@@ -42,6 +42,7 @@ func NewApp(name string, logger *slog.Logger) *fiber.App {
 	server.Handler = rejectAmbiguousFraming(rejectUnknownMethods(server.Handler))
 	server.HeaderReceived = skipAmbiguousBody
 	app.Use(RequestID())
+	app.Use(Deadline())
 	app.Use(recover.New(recover.Config{
 		EnableStackTrace: true,
 		StackTraceHandler: func(c *fiber.Ctx, p any) {
@@ -82,6 +83,8 @@ func ErrorHandler(logger *slog.Logger) fiber.ErrorHandler {
 func WriteProblem(c *fiber.Ctx, p *Problem) error {
 	if p.RetryAfterSeconds != nil {
 		c.Set(fiber.HeaderRetryAfter, itoa(*p.RetryAfterSeconds))
+	} else if p.retryAfterHeader > 0 {
+		c.Set(fiber.HeaderRetryAfter, itoa(p.retryAfterHeader))
 	}
 	return c.Status(p.Status).JSON(Envelope{Error: p})
 }

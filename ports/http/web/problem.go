@@ -32,7 +32,8 @@ type Problem struct {
 	RetryAfterSeconds *int   `json:"retryAfterSeconds,omitempty"`
 	// Reason tells apart, for clients to branch on, a failure the code alone does not
 	// (the events feed's expired cursor: "cursor_expired").
-	Reason string `json:"reason,omitempty"`
+	Reason           string `json:"reason,omitempty"`
+	retryAfterHeader int    // Retry-After without the body field (internal_error: unavailable.go)
 }
 
 func (p *Problem) Error() string { return p.Code + ": " + p.Message }
@@ -90,7 +91,7 @@ func ProblemOf(err error) (p *Problem, ok bool) {
 	if errors.As(err, &fe) {
 		return fiberProblem(fe), fe.Code < 500
 	}
-	return Internal(), false
+	return internalFor(err), false
 }
 
 func fiberProblem(fe *fiber.Error) *Problem {

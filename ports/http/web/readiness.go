@@ -24,6 +24,13 @@ type Unready string
 
 func (u Unready) Error() string { return string(u) }
 
+// Degraded is a failure the instance serves through (Redis away: rate limits counted per
+// instance): /readyz still answers 200, with status "degraded", the check named in
+// degraded, and the text shown as the check's state.
+type Degraded string
+
+func (d Degraded) Error() string { return string(d) }
+
 // checkTimeout bounds each check, so that a probe answers even when a dependency hangs.
 const checkTimeout = 2 * time.Second
 
@@ -44,12 +51,14 @@ func NewReadiness(logger *slog.Logger, checks ...Check) *Readiness {
 // Drain makes every later probe answer 503 "draining".
 func (r *Readiness) Drain() { r.draining.Store(true) }
 
-// ReadyReport is /readyz's answer: status ready, unready or draining; failed names the checks
-// that did not pass; checks maps every check to "ok" or why not.
+// ReadyReport is /readyz's answer: status ready, degraded (still ready: 200), unready or
+// draining; failed names the checks that did not pass, degraded those served through;
+// checks maps every check to "ok" or why not.
 type ReadyReport struct {
-	Status string            `json:"status"`
-	Failed []string          `json:"failed,omitempty"`
-	Checks map[string]string `json:"checks"`
+	Status   string            `json:"status"`
+	Failed   []string          `json:"failed,omitempty"`
+	Degraded []string          `json:"degraded,omitempty"`
+	Checks   map[string]string `json:"checks"`
 }
 
 // Handler serves /readyz.
@@ -57,7 +66,7 @@ func (r *Readiness) Handler() fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		body := r.Probe(c.UserContext())
 		c.Set(fiber.HeaderCacheControl, "no-store")
-		if body.Status != "ready" {
+		if body.Status != "ready" && body.Status != "degraded" {
 			return c.Status(fiber.StatusServiceUnavailable).JSON(body)
 		}
 		return c.JSON(body)
@@ -80,6 +89,12 @@ func (r *Readiness) Probe(ctx context.Context) ReadyReport {
 			body.Checks[ch.Name] = "ok"
 			continue
 		}
+		var d Degraded
+		if errors.As(err, &d) {
+			body.Checks[ch.Name] = string(d)
+			body.Degraded = append(body.Degraded, ch.Name)
+			continue
+		}
 		var u Unready
 		if errors.As(err, &u) {
 			body.Checks[ch.Name] = string(u)
@@ -91,6 +106,9 @@ func (r *Readiness) Probe(ctx context.Context) ReadyReport {
 		if body.Status == "ready" {
 			body.Status = "unready"
 		}
+	}
+	if body.Status == "ready" && len(body.Degraded) > 0 {
+		body.Status = "degraded"
 	}
 	return body
 }
