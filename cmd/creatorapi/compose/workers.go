@@ -2,10 +2,13 @@ package compose
 
 import (
 	"context"
+	"crypto/tls"
 	"log/slog"
+	"net"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
+	"github.com/gofiber/fiber/v2"
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/background"
@@ -16,6 +19,7 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/secrets"
 	sqlmembers "github.com/creatorapi/creatorapi/adapters/sql/members"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/adapters/tlscerts"
 	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
 	"github.com/creatorapi/creatorapi/application/deprecations"
 	"github.com/creatorapi/creatorapi/application/idempotency"
@@ -154,6 +158,7 @@ type listenersParams struct {
 	Config     Config
 	Public     PublicApp
 	Operator   OperatorApp
+	TLS        *tlscerts.Source // nil: plain HTTP
 	Ready      *web.Readiness
 	Logger     *slog.Logger
 	Shutdowner fx.Shutdowner
@@ -161,15 +166,29 @@ type listenersParams struct {
 
 func newListeners(p listenersParams) ListenerGroup {
 	failed := func(error) { _ = p.Shutdowner.Shutdown(fx.ExitCode(1)) }
-	listener := func(name, addr string, app PublicApp) background.Named {
-		return background.Named{Name: name + " listener", Worker: &web.Listener{Name: name, Addr: addr, App: app.App,
+	listener := func(name, addr string, app *fiber.App, cfg *tls.Config, outer ...func(net.Listener) net.Listener) background.Named {
+		return background.Named{Name: name + " listener", Worker: &web.Listener{Name: name, Addr: addr, App: app, TLS: cfg, Outer: outer,
 			Limits: p.Config.HTTPLimits, Logger: p.Logger, Failed: failed}}
 	}
-	return ListenerGroup{
-		listener("public", p.Config.HTTPAddr, p.Public),
-		listener("operator", p.Config.AdminAddr, PublicApp(p.Operator)),
+	var public []func(net.Listener) net.Listener
+	if p.Config.ClientAddresses.Mode == web.ClientIPProxyProtocol {
+		public = append(public, p.Config.ClientAddresses.ProxyProtocol)
+	}
+	var g ListenerGroup
+	if src := p.TLS; src == nil {
+		g = append(g, listener("public", p.Config.HTTPAddr, p.Public.App, nil, public...))
+	} else {
+		if src.Worker != nil {
+			g = append(g, background.Named{Name: "TLS certificates", Worker: src.Worker})
+		}
+		_, httpsPort, _ := net.SplitHostPort(p.Config.TLS.HTTPSAddr)
+		redirect := web.NewRedirectApp(httpsPort, src.HTTPChallenge, web.NewApp("creatorapi-http", p.Logger))
+		g = append(g, listener("public", p.Config.TLS.HTTPSAddr, p.Public.App, web.ServerTLS(src.GetCertificate, src.ACME), public...),
+			listener("http", p.Config.HTTPAddr, redirect, nil, public...))
+	}
+	return append(g,
+		listener("operator", p.Config.AdminAddr, p.Operator.App, nil),
 		// Last started, so first stopped: /readyz answers 503 at once and the listeners
 		// keep serving for CREATORAPI_SHUTDOWN_DELAY, so that a load balancer stops sending.
-		{Name: "readiness drain", Worker: web.DrainNotice{Ready: p.Ready, Delay: p.Config.ShutdownDelay, Logger: p.Logger}},
-	}
+		background.Named{Name: "readiness drain", Worker: web.DrainNotice{Ready: p.Ready, Delay: p.Config.ShutdownDelay, Logger: p.Logger}})
 }
