@@ -178,13 +178,13 @@ func newListeners(p listenersParams) ListenerGroup {
 	if src := p.TLS; src == nil {
 		g = append(g, listener("public", p.Config.HTTPAddr, p.Public.App, nil, public...))
 	} else {
-		if src.Worker != nil {
-			g = append(g, background.Named{Name: "TLS certificates", Worker: src.Worker})
-		}
 		_, httpsPort, _ := net.SplitHostPort(p.Config.TLS.HTTPSAddr)
 		redirect := web.NewRedirectApp(httpsPort, src.HTTPChallenge, web.NewApp("creatorapi-http", p.Logger))
 		g = append(g, listener("public", p.Config.TLS.HTTPSAddr, p.Public.App, web.ServerTLS(src.GetCertificate, src.ACME), public...),
 			listener("http", p.Config.HTTPAddr, redirect, nil, public...))
+		if src.Worker != nil { // after the listeners, which answer the ACME challenges
+			g = append(g, background.Named{Name: "TLS certificates", Worker: src.Worker})
+		}
 	}
 	return append(g,
 		listener("operator", p.Config.AdminAddr, p.Operator.App, nil),
