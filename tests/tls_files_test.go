@@ -157,5 +157,3 @@ func TestTLSFilesServesHTTPSItself(t *testing.T) {
 		}
 	})
 }
-
-
