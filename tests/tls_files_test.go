@@ -62,6 +62,12 @@ func TestTLSFilesServesHTTPSItself(t *testing.T) {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
+		// The image's HEALTHCHECK asks the HTTPS listener (the plain one only redirects).
+		check := exec.Command(bin, "healthcheck")
+		check.Env = server.Env
+		if out, err := check.CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "200") {
+			t.Fatalf("healthcheck with TLS on: %v: %s", err, out)
+		}
 		// HSTS on an error answered outside the routes too (unknown method).
 		req, _ := http.NewRequest("BREW", "https://"+httpsAddr+"/api/v1/courses", nil)
 		if resp, err := client.Do(req); err != nil || resp.Header.Get("Strict-Transport-Security") == "" {
