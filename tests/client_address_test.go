@@ -1,0 +1,38 @@
+package tests
+
+import (
+	"net/http"
+	"net/netip"
+	"testing"
+
+	"go.uber.org/fx"
+
+	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
+	"github.com/creatorapi/creatorapi/ports/http/web"
+	"github.com/creatorapi/creatorapi/tests/testenv"
+)
+
+// TestFailedAuthBudgetsFollowTheForwardedClient runs the service behind a trusted proxy
+// (the in-memory test connection's peer, 0.0.0.0) with CREATORAPI_CLIENT_IP=x-forwarded-for:
+// the failed-auth budget is the forwarded client's, another client behind the same proxy
+// keeps its own, and a blocked client cannot buy a fresh budget by forging a left-most entry.
+func TestFailedAuthBudgetsFollowTheForwardedClient(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		env := testenv.Start(t, dbURL, fx.Decorate(func(c compose.Config) compose.Config {
+			c.ClientAddresses = web.ClientAddresses{Mode: web.ClientIPForwardedFor, Trusted: []netip.Prefix{netip.MustParsePrefix("0.0.0.0/32")}}
+			return c
+		}))
+		env.Clock.Set(at(10, 0, 30))
+		first := env.API("svc_not_a_key").WithHeader("X-Forwarded-For", "198.51.100.1")
+		for i := 1; i <= 60; i++ {
+			first.Get(t, coursesPath).ExpectError(t, http.StatusUnauthorized, "unauthorized")
+		}
+		first.Get(t, coursesPath).ExpectError(t, http.StatusTooManyRequests, "rate_limited")
+		forged := env.API("svc_not_a_key").WithHeader("X-Forwarded-For", "203.0.113.77, 198.51.100.1")
+		forged.Get(t, coursesPath).ExpectError(t, http.StatusTooManyRequests, "rate_limited")
+		other := env.API("svc_not_a_key").WithHeader("X-Forwarded-For", "198.51.100.2")
+		if r := other.Get(t, coursesPath).ExpectError(t, http.StatusUnauthorized, "unauthorized"); rateOf(t, r).Remaining != 59 {
+			t.Fatalf("another client behind the proxy: %+v, want its own budget (59 left)", rateOf(t, r))
+		}
+	})
+}
