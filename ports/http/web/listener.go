@@ -37,16 +37,18 @@ func (l *Listener) Start(context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%s listener on %s: %w", l.Name, l.Addr, err)
 	}
-	l.ln = newDrainListener(raw)
-	l.Logger.Info("listening", "listener", l.Name, "addr", l.ln.Addr().String())
 	l.App.Server().CloseOnShutdown = true // responses while draining say Connection: close
 	outer := l.Outer
 	if l.TLS != nil {
 		l.App.Server().Handler = withHSTS(l.App.Server().Handler)
 		outer = append(slices.Clip(outer), TLSListener(l.TLS))
 	}
+	// The drain watches the connections above TLS and the PROXY header: a connection that
+	// shook hands but sent no request is as unused as a plain one that sent nothing.
+	l.ln = newDrainListener(layered(l.App, raw, l.Limits, outer))
+	l.Logger.Info("listening", "listener", l.Name, "addr", l.ln.Addr().String(), "tls", l.TLS != nil)
 	go func() {
-		if err := Serve(l.App, l.ln, l.Limits, outer...); err != nil && !errors.Is(err, net.ErrClosed) {
+		if err := l.App.Listener(l.ln); err != nil && !errors.Is(err, net.ErrClosed) {
 			l.Logger.Error("listener stopped", "listener", l.Name, "error", err)
 			if l.Failed != nil {
 				l.Failed(err)
