@@ -1,8 +1,12 @@
 package tests
 
 import (
+	"io/fs"
 	"net/http"
 	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"go.uber.org/fx"
@@ -35,4 +39,28 @@ func TestFailedAuthBudgetsFollowTheForwardedClient(t *testing.T) {
 			t.Fatalf("another client behind the proxy: %+v, want its own budget (59 left)", rateOf(t, r))
 		}
 	})
+}
+
+// TestClientAddressHasOneSource keeps every use of the client's address on web.ClientIP:
+// no port code asks fiber (c.IP, c.IPs) or configures fiber's ProxyHeader, which would take
+// the address from headers any client can write.
+func TestClientAddressHasOneSource(t *testing.T) {
+	err := filepath.WalkDir("../ports", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, banned := range []string{".IP()", ".IPs()", "ProxyHeader", "EnableTrustedProxyCheck"} {
+			if strings.Contains(string(src), banned) && !strings.HasSuffix(path, "web/clientip.go") {
+				t.Errorf("%s uses %s: take the address from web.ClientIP", path, banned)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
