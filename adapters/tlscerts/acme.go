@@ -10,6 +10,7 @@ import (
 
 	"github.com/caddyserver/certmagic"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 )
 
 // ACMEOptions are the acme mode's settings.
@@ -24,6 +25,8 @@ type ACMEOptions struct {
 	HTTPAddr, HTTPSAddr string
 	// DisableHTTP / DisableTLSALPN leave one challenge type out (the tests prove each).
 	DisableHTTP, DisableTLSALPN bool
+	// LogLevel is CREATORAPI_LOG_LEVEL: certmagic logs through zap, as JSON on stderr.
+	LogLevel string
 }
 
 // NewACME manages certificates for the domains with certmagic, keeping them, the ACME
@@ -32,7 +35,11 @@ type ACMEOptions struct {
 // renews in the background; the Source's worker starts managing (after the listeners,
 // which answer the challenges) and stops the cache.
 func NewACME(o ACMEOptions, storage certmagic.Storage) (*Source, error) {
-	logger, err := zap.NewProductionConfig().Build()
+	zcfg := zap.NewProductionConfig()
+	if level, err := zapcore.ParseLevel(o.LogLevel); err == nil {
+		zcfg.Level = zap.NewAtomicLevelAt(level)
+	}
+	logger, err := zcfg.Build()
 	if err != nil {
 		return nil, fmt.Errorf("ACME logger: %w", err)
 	}

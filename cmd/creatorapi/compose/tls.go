@@ -20,7 +20,7 @@ func newTLSSource(cfg Config, db *sqldb.DB, logger *slog.Logger) (*tlscerts.Sour
 		return tlscerts.FromFiles(f), nil
 	case web.TLSACME:
 		return tlscerts.NewACME(tlscerts.ACMEOptions{Domains: t.Domains, Email: t.Email, Directory: t.Directory,
-			CARoot: t.CARoot, HTTPAddr: cfg.HTTPAddr, HTTPSAddr: t.HTTPSAddr}, tlsstorage.New(db))
+			CARoot: t.CARoot, HTTPAddr: cfg.HTTPAddr, HTTPSAddr: t.HTTPSAddr, LogLevel: cfg.LogLevel}, tlsstorage.New(db))
 	default:
 		return nil, nil
 	}
