@@ -14,7 +14,8 @@ import (
 
 // TestTLSStorageKeepsCertmagicsSemantics checks the certmagic.Storage over each database:
 // missing keys are fs.ErrNotExist, List and Stat see "directories", Delete takes a key's
-// subtree, and a lock held by one instance keeps another waiting until it is released.
+// subtree, a lock held by one instance keeps another waiting until it is released, and an
+// expired one (its holder crashed) is taken over.
 func TestTLSStorageKeepsCertmagicsSemantics(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		ctx := context.Background()
@@ -80,6 +81,21 @@ func TestTLSStorageKeepsCertmagicsSemantics(t *testing.T) {
 			t.Fatal("the waiting instance did not get the released lock")
 		}
 		if err := other.Unlock(ctx, "issue_cert_a.example"); err != nil {
+			t.Fatal(err)
+		}
+
+		// A crashed holder's lock (its expiry passed without renewal) is taken over at once.
+		db := testenv.MigratedDB(t, dbURL)
+		if _, err := db.Writer.Exec(db.Rebind(`INSERT INTO tls_locks (name, owner, expires_ms) VALUES (?, ?, ?)`),
+			"issue_cert_b.example", "crashed", time.Now().Add(-time.Second).UnixMilli()); err != nil {
+			t.Fatal(err)
+		}
+		quick, cancelQuick := context.WithTimeout(ctx, 2*time.Second)
+		defer cancelQuick()
+		if err := s.Lock(quick, "issue_cert_b.example"); err != nil {
+			t.Fatalf("an expired lock was not taken over: %v", err)
+		}
+		if err := s.Unlock(ctx, "issue_cert_b.example"); err != nil {
 			t.Fatal(err)
 		}
 	})
