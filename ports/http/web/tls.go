@@ -69,7 +69,9 @@ func NewRedirectApp(httpsPort string, challenge func(w http.ResponseWriter, r *h
 		}))
 	}
 	app.Use(func(c *fiber.Ctx) error {
-		host := c.Hostname()
+		// The Host header itself: fiber's Hostname would prefer X-Forwarded-Host, which any
+		// client writes (a cached redirect to another site).
+		host := string(c.Request().Host())
 		if h, _, err := net.SplitHostPort(host); err == nil {
 			host = h
 		}

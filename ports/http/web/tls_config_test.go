@@ -1,6 +1,10 @@
 package web
 
 import (
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -60,6 +64,30 @@ func TestServerTLSNeverOffersH2(t *testing.T) {
 		}
 		if got := strings.Join(cfg.NextProtos, ","); got != want {
 			t.Errorf("acme=%v: ALPN %s, want %s", acme, got, want)
+		}
+	}
+}
+
+// The redirect keeps host, path and query, adds the HTTPS port unless 443, and ignores
+// X-Forwarded-Host.
+func TestRedirectToHTTPS(t *testing.T) {
+	cases := []struct{ port, host, target, forwarded, want string }{
+		{"8443", "api.example.com:8080", "/api/v1/courses?limit=2", "", "https://api.example.com:8443/api/v1/courses?limit=2"},
+		{"443", "api.example.com", "/dashboard/", "evil.example", "https://api.example.com/dashboard/"},
+		{"443", "[2001:db8::1]:80", "/", "", "https://[2001:db8::1]/"},
+	}
+	for _, c := range cases {
+		app := NewRedirectApp(c.port, nil, NewApp("t", slog.New(slog.NewTextHandler(io.Discard, nil))))
+		req := httptest.NewRequest(http.MethodPost, "http://"+c.host+c.target, nil)
+		if c.forwarded != "" {
+			req.Header.Set("X-Forwarded-Host", c.forwarded)
+		}
+		resp, err := app.Test(req, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusPermanentRedirect || resp.Header.Get("Location") != c.want || resp.Header.Get("Strict-Transport-Security") != "" {
+			t.Errorf("%s%s: %d %q, want 308 %q without HSTS", c.host, c.target, resp.StatusCode, resp.Header.Get("Location"), c.want)
 		}
 	}
 }
