@@ -42,8 +42,8 @@ func TestFailedAuthBudgetsFollowTheForwardedClient(t *testing.T) {
 }
 
 // TestClientAddressHasOneSource keeps every use of the client's address on web.ClientIP:
-// no port code asks fiber (c.IP, c.IPs) or configures fiber's ProxyHeader, which would take
-// the address from headers any client can write.
+// no port code asks fiber (c.IP, c.IPs, nor Hostname/Protocol/BaseURL/Secure) or configures
+// fiber's ProxyHeader, which would take them from headers any client can write.
 func TestClientAddressHasOneSource(t *testing.T) {
 	err := filepath.WalkDir("../ports", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
@@ -53,7 +53,8 @@ func TestClientAddressHasOneSource(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		for _, banned := range []string{".IP()", ".IPs()", "ProxyHeader", "EnableTrustedProxyCheck"} {
+		// Hostname, Protocol, BaseURL and Secure read X-Forwarded-Host/-Proto from anyone too.
+		for _, banned := range []string{".IP()", ".IPs()", "ProxyHeader", "EnableTrustedProxyCheck", ".Hostname()", ".Protocol()", ".BaseURL()", ".Secure()"} {
 			if strings.Contains(string(src), banned) && !strings.HasSuffix(path, "web/clientip.go") {
 				t.Errorf("%s uses %s: take the address from web.ClientIP", path, banned)
 			}
