@@ -31,6 +31,10 @@ VOLUME ["/data"]
 # operator sets CREATORAPI_ADMIN_ADDR=0.0.0.0:8081 and publishes it on the host's
 # loopback (-p 127.0.0.1:8081:8081): see README, "Run it in a container".
 EXPOSE 8080
+# HTTPS when CREATORAPI_TLS=files or acme (CREATORAPI_HTTPS_ADDR=:8443; a non-root user
+# cannot bind 443: publish it as -p 443:8443 and 8080 as 80 for ACME HTTP-01 and the
+# redirect). Certificates from ACME live in the database, not in another volume.
+EXPOSE 8443
 
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD ["/creatorapi", "healthcheck"]
 STOPSIGNAL SIGTERM

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
@@ -42,12 +44,17 @@ func (c *CLI) healthcheck(args []string) error {
 	} else if len(pos) != 0 {
 		return usageError("usage: creatorapi healthcheck [--url URL]")
 	}
+	client := http.DefaultClient
 	if *target == "" {
 		cfg, err := compose.LoadConfig(c.getenv)
 		if err != nil {
 			return err
 		}
 		*target = loopbackURL(cfg.HTTPAddr) + "/readyz"
+		if cfg.TLS.On() { // the plain listener only redirects: ask the HTTPS one
+			*target = "https://" + strings.TrimPrefix(loopbackURL(cfg.TLS.HTTPSAddr), "http://") + "/readyz"
+			client = tlsHealthClient(cfg.TLS.Domains)
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), healthcheckTimeout)
 	defer cancel()
@@ -55,7 +62,7 @@ func (c *CLI) healthcheck(args []string) error {
 	if err != nil {
 		return usageError(fmt.Sprintf("healthcheck: %v", err))
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return fmt.Errorf("healthcheck: %w", err)
 	}
@@ -86,4 +93,15 @@ func loopbackURL(addr string) string {
 		}
 	}
 	return "http://" + host + ":" + port
+}
+
+// tlsHealthClient asks this instance over loopback HTTPS: the certificate is for the
+// public names, not 127.0.0.1, and the check is whether the service answers, so it is not
+// verified; the name asked for is the first ACME domain (certmagic picks by it).
+func tlsHealthClient(domains []string) *http.Client {
+	cfg := &tls.Config{InsecureSkipVerify: true} //nolint:gosec // loopback liveness, not identity
+	if len(domains) > 0 {
+		cfg.ServerName = domains[0]
+	}
+	return &http.Client{Transport: &http.Transport{TLSClientConfig: cfg}}
 }

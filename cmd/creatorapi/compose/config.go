@@ -16,31 +16,33 @@ import (
 
 // Config is read from the environment; every variable is optional.
 type Config struct {
-	DataDir              string          // CREATORAPI_DATA_DIR, default ./data
-	DatabaseURL          string          // CREATORAPI_DATABASE_URL, default sqlite:// in the data folder
-	HTTPAddr             string          // CREATORAPI_HTTP_ADDR, default :8080
-	AdminAddr            string          // CREATORAPI_ADMIN_ADDR, default 127.0.0.1:8081
-	AdminToken           string          // CREATORAPI_ADMIN_TOKEN, default generated into the data folder
-	SecretKey            string          // CREATORAPI_SECRET_KEY, default generated into the data folder
-	WebhookRetrySchedule []time.Duration // CREATORAPI_WEBHOOK_RETRY_SCHEDULE, default 1m,5m,30m,2h,6h,24h
-	WebhookAllowPrivate  bool            // CREATORAPI_WEBHOOK_ALLOW_PRIVATE, default false
-	WebhookDisableAfter  time.Duration   // CREATORAPI_WEBHOOK_DISABLE_AFTER, default 168h
-	SMTPURL              string          // CREATORAPI_SMTP_URL, default unset (notices go to the log and the data folder)
-	LogLevel             string          // CREATORAPI_LOG_LEVEL: debug, info (default), warn, error
-	RateLimitStore       string          // CREATORAPI_RATE_LIMIT_STORE: auto (default), memory, database, redis
-	RedisURL             string          // CREATORAPI_REDIS_URL, e.g. redis://127.0.0.1:6379/0: rate limits count there (auto)
-	RedisPrefix          string          // CREATORAPI_REDIS_PREFIX, default "creatorapi:": the keys' namespace
-	RedisProbeInterval   time.Duration   // how often a degraded instance asks Redis whether it is back (0: 1 s); tests shorten it
-	EventsRetention      time.Duration   // CREATORAPI_EVENTS_RETENTION, default 720h: consumed outbox rows older than this are pruned
-	EventsPartitions     int             // CREATORAPI_EVENTS_PARTITIONS, default 0: 4 on PostgreSQL, 1 on SQLite (see EventPartitions)
-	EventsBroker         string          // CREATORAPI_EVENTS_BROKER, default unset (SQL transport); nats://host:4222: NATS JetStream carries events
-	EventsStream         string          // CREATORAPI_EVENTS_STREAM, default creatorapi: prefix of the JetStream stream, subjects and consumers
-	EventsMaxLag         time.Duration   // CREATORAPI_EVENTS_MAX_LAG, default 1s: the API paces writes while webhooks lag more (an overload valve); 0: never
-	Pprof                bool            // CREATORAPI_PPROF, default false: /debug/pprof on the operator listener
-	PublicURL            string          // CREATORAPI_PUBLIC_URL, default http://localhost:<port of HTTPAddr>: the base of links sent
-	ShutdownGrace        time.Duration   // CREATORAPI_SHUTDOWN_GRACE, default 25s: the whole stop, from SIGTERM to exit
-	ShutdownDelay        time.Duration   // CREATORAPI_SHUTDOWN_DELAY, default 0s: /readyz answers 503 this long before the listeners close
-	HTTPLimits           web.Limits      // CREATORAPI_HTTP_*: connections per address and in total, timeouts, header size
+	DataDir              string              // CREATORAPI_DATA_DIR, default ./data
+	DatabaseURL          string              // CREATORAPI_DATABASE_URL, default sqlite:// in the data folder
+	HTTPAddr             string              // CREATORAPI_HTTP_ADDR, default :8080
+	AdminAddr            string              // CREATORAPI_ADMIN_ADDR, default 127.0.0.1:8081
+	AdminToken           string              // CREATORAPI_ADMIN_TOKEN, default generated into the data folder
+	SecretKey            string              // CREATORAPI_SECRET_KEY, default generated into the data folder
+	WebhookRetrySchedule []time.Duration     // CREATORAPI_WEBHOOK_RETRY_SCHEDULE, default 1m,5m,30m,2h,6h,24h
+	WebhookAllowPrivate  bool                // CREATORAPI_WEBHOOK_ALLOW_PRIVATE, default false
+	WebhookDisableAfter  time.Duration       // CREATORAPI_WEBHOOK_DISABLE_AFTER, default 168h
+	SMTPURL              string              // CREATORAPI_SMTP_URL, default unset (notices go to the log and the data folder)
+	LogLevel             string              // CREATORAPI_LOG_LEVEL: debug, info (default), warn, error
+	RateLimitStore       string              // CREATORAPI_RATE_LIMIT_STORE: auto (default), memory, database, redis
+	RedisURL             string              // CREATORAPI_REDIS_URL, e.g. redis://127.0.0.1:6379/0: rate limits count there (auto)
+	RedisPrefix          string              // CREATORAPI_REDIS_PREFIX, default "creatorapi:": the keys' namespace
+	RedisProbeInterval   time.Duration       // how often a degraded instance asks Redis whether it is back (0: 1 s); tests shorten it
+	EventsRetention      time.Duration       // CREATORAPI_EVENTS_RETENTION, default 720h: consumed outbox rows older than this are pruned
+	EventsPartitions     int                 // CREATORAPI_EVENTS_PARTITIONS, default 0: 4 on PostgreSQL, 1 on SQLite (see EventPartitions)
+	EventsBroker         string              // CREATORAPI_EVENTS_BROKER, default unset (SQL transport); nats://host:4222: NATS JetStream carries events
+	EventsStream         string              // CREATORAPI_EVENTS_STREAM, default creatorapi: prefix of the JetStream stream, subjects and consumers
+	EventsMaxLag         time.Duration       // CREATORAPI_EVENTS_MAX_LAG, default 1s: the API paces writes while webhooks lag more (an overload valve); 0: never
+	Pprof                bool                // CREATORAPI_PPROF, default false: /debug/pprof on the operator listener
+	PublicURL            string              // CREATORAPI_PUBLIC_URL, default http://localhost:<port of HTTPAddr>: the base of links sent
+	ShutdownGrace        time.Duration       // CREATORAPI_SHUTDOWN_GRACE, default 25s: the whole stop, from SIGTERM to exit
+	ShutdownDelay        time.Duration       // CREATORAPI_SHUTDOWN_DELAY, default 0s: /readyz answers 503 this long before the listeners close
+	HTTPLimits           web.Limits          // CREATORAPI_HTTP_*: connections per address and in total, timeouts, header size
+	TLS                  web.TLSSettings     // CREATORAPI_TLS*, CREATORAPI_HTTPS_ADDR, CREATORAPI_ACME_*: HTTPS served by the service itself
+	ClientAddresses      web.ClientAddresses // CREATORAPI_CLIENT_IP, CREATORAPI_TRUSTED_PROXIES: whose address a request is
 }
 
 // MinAdminTokenLength is the shortest operator token accepted: the token is the only
@@ -121,7 +123,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if cfg.Pprof, err = strconv.ParseBool(get("CREATORAPI_PPROF", "false")); err != nil {
 		return Config{}, fmt.Errorf("CREATORAPI_PPROF: %w", err)
 	}
-	if cfg.PublicURL, err = web.PublicURL(get("CREATORAPI_PUBLIC_URL", ""), cfg.HTTPAddr); err != nil {
+	if cfg.TLS, err = web.LoadTLSSettings(get); err != nil {
+		return Config{}, err
+	}
+	if cfg.ClientAddresses, err = web.LoadClientAddresses(get); err != nil {
+		return Config{}, err
+	}
+	if cfg.PublicURL, err = web.PublicURLFor(get("CREATORAPI_PUBLIC_URL", ""), cfg.HTTPAddr, cfg.TLS); err != nil {
 		return Config{}, err
 	}
 	if cfg.ShutdownGrace, err = time.ParseDuration(get("CREATORAPI_SHUTDOWN_GRACE", "25s")); err != nil || cfg.ShutdownGrace <= 0 {

@@ -60,12 +60,14 @@ func HTTP() fx.Option {
 			idempotency.New, fx.Annotate(sqlidempotency.NewStore, fx.As(new(idempotency.Store))), // Idempotency-Key on every POST
 			newPublicApp,
 			newOperatorApp,
+			newTLSSource,
 		),
 	)
 }
 
 type publicParams struct {
 	fx.In
+	Config    Config
 	Logger    *slog.Logger
 	Metrics   *web.Metrics
 	Ready     *web.Readiness
@@ -81,6 +83,7 @@ type publicParams struct {
 
 func newPublicApp(p publicParams) PublicApp {
 	app := web.NewApp("creatorapi", p.Logger)
+	app.Use(p.Config.ClientAddresses.Middleware()) // web.ClientIP: limits, audit and logs
 	app.Use(p.Metrics.Middleware("public"))
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/readyz", p.Ready.Handler())

@@ -2,10 +2,13 @@ package compose
 
 import (
 	"context"
+	"crypto/tls"
 	"log/slog"
+	"net"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
+	"github.com/gofiber/fiber/v2"
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/background"
@@ -16,6 +19,7 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/secrets"
 	sqlmembers "github.com/creatorapi/creatorapi/adapters/sql/members"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	"github.com/creatorapi/creatorapi/adapters/tlscerts"
 	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
 	"github.com/creatorapi/creatorapi/application/deprecations"
 	"github.com/creatorapi/creatorapi/application/idempotency"
@@ -146,6 +150,7 @@ type listenersParams struct {
 	Config     Config
 	Public     PublicApp
 	Operator   OperatorApp
+	TLS        *tlscerts.Source // nil: plain HTTP
 	Ready      *web.Readiness
 	Logger     *slog.Logger
 	Shutdowner fx.Shutdowner
@@ -154,15 +159,29 @@ type listenersParams struct {
 
 func newListeners(p listenersParams) ListenerGroup {
 	failed := func(error) { _ = p.Shutdowner.Shutdown(fx.ExitCode(1)) }
-	listener := func(name, addr string, app PublicApp, hangup *web.Hangup) background.Named {
-		return background.Named{Name: name + " listener", Worker: &web.Listener{Name: name, Addr: addr, App: app.App,
+	listener := func(name, addr string, app *fiber.App, cfg *tls.Config, hangup *web.Hangup, outer ...func(net.Listener) net.Listener) background.Named {
+		return background.Named{Name: name + " listener", Worker: &web.Listener{Name: name, Addr: addr, App: app, TLS: cfg, Outer: outer,
 			Limits: p.Config.HTTPLimits, Logger: p.Logger, Failed: failed, Hangup: hangup}}
 	}
-	return ListenerGroup{
-		listener("public", p.Config.HTTPAddr, p.Public, p.Hangup),
-		listener("operator", p.Config.AdminAddr, PublicApp(p.Operator), nil),
+	var public []func(net.Listener) net.Listener
+	if p.Config.ClientAddresses.Mode == web.ClientIPProxyProtocol {
+		public = append(public, p.Config.ClientAddresses.ProxyProtocol)
+	}
+	var g ListenerGroup
+	if src := p.TLS; src == nil {
+		g = append(g, listener("public", p.Config.HTTPAddr, p.Public.App, nil, p.Hangup, public...))
+	} else {
+		_, httpsPort, _ := net.SplitHostPort(p.Config.TLS.HTTPSAddr)
+		redirect := web.NewRedirectApp(httpsPort, src.HTTPChallenge, web.NewApp("creatorapi-http", p.Logger))
+		g = append(g, listener("public", p.Config.TLS.HTTPSAddr, p.Public.App, web.ServerTLS(src.GetCertificate, src.ACME), p.Hangup, public...),
+			listener("http", p.Config.HTTPAddr, redirect, nil, nil, public...))
+		if src.Worker != nil { // after the listeners, which answer the ACME challenges
+			g = append(g, background.Named{Name: "TLS certificates", Worker: src.Worker})
+		}
+	}
+	return append(g,
+		listener("operator", p.Config.AdminAddr, p.Operator.App, nil, nil),
 		// Last started, so first stopped: /readyz answers 503 at once and the listeners
 		// keep serving for CREATORAPI_SHUTDOWN_DELAY, so that a load balancer stops sending.
-		{Name: "readiness drain", Worker: web.DrainNotice{Ready: p.Ready, Delay: p.Config.ShutdownDelay, Logger: p.Logger}},
-	}
+		background.Named{Name: "readiness drain", Worker: web.DrainNotice{Ready: p.Ready, Delay: p.Config.ShutdownDelay, Logger: p.Logger}})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/members"
+	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
 // cookieRules: HttpOnly, SameSite=Lax always; Secure and the __Host- prefix (Path=/, no
@@ -67,7 +68,7 @@ func (h *Dashboard) loadSession(c *fiber.Ctx) (*memberquery.Session, error) {
 		return nil, err
 	}
 	c.Locals(sessionKey{}, &s)
-	c.SetUserContext(platform.WithActor(c.UserContext(), platform.Actor{Email: s.Email, Address: c.IP()}))
+	c.SetUserContext(platform.WithActor(c.UserContext(), platform.Actor{Email: s.Email, Address: web.ClientIP(c)}))
 	return &s, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/creatorapi/creatorapi/application/members/command"
 	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/members"
+	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
 // home is the workspace switcher; with one workspace it goes straight there.
@@ -45,7 +46,7 @@ func (h *Dashboard) requestLink(c *fiber.Ctx) error {
 		return err
 	}
 	email := c.FormValue("email")
-	_, err := h.d.Members.Commands.RequestLink.Handle(c.UserContext(), command.RequestLink{Email: email, Address: c.IP()})
+	_, err := h.d.Members.Commands.RequestLink.Handle(c.UserContext(), command.RequestLink{Email: email, Address: web.ClientIP(c)})
 	var tooMany *command.TooManyRequests
 	switch {
 	case errors.As(err, &tooMany):
@@ -89,7 +90,7 @@ func (h *Dashboard) signIn(c *fiber.Ctx) error {
 	if err := h.checkAnonymousCSRF(c); err != nil {
 		return err
 	}
-	res, err := h.d.Members.Commands.SignIn.Handle(c.UserContext(), command.SignIn{Token: c.FormValue("token"), Address: c.IP()})
+	res, err := h.d.Members.Commands.SignIn.Handle(c.UserContext(), command.SignIn{Token: c.FormValue("token"), Address: web.ClientIP(c)})
 	if kernel.KindOf(err) == kernel.KindUnauthenticated {
 		return h.render(c, fiber.StatusUnauthorized, "message", view{Title: "Link expired",
 			Data: message{Text: "This sign-in link has expired or has already been used.", Link: Prefix + "/sign-in", LinkText: "Ask for a new link"}})

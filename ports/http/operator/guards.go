@@ -28,7 +28,7 @@ type FailedAuthLimiter interface {
 func requireToken(token string, limiter FailedAuthLimiter) fiber.Handler {
 	want := []byte(token)
 	return func(c *fiber.Ctx) error {
-		ip := c.IP()
+		ip := web.ClientIP(c)
 		header, repeated := web.OneAuthorization(c)
 		scheme, got, ok := strings.Cut(header, " ")
 		if repeated == nil && ok && strings.EqualFold(scheme, "Bearer") && len(want) > 0 &&

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"net"
 	"sync"
@@ -45,8 +46,21 @@ func (l *drainListener) Accept() (net.Conn, error) {
 	l.mu.Lock()
 	l.unused[dc] = struct{}{}
 	l.mu.Unlock()
+	if tc, ok := c.(*tls.Conn); ok {
+		return &drainTLSConn{drainConn: dc, tls: tc}, nil
+	}
 	return dc, nil
 }
+
+// drainTLSConn keeps a TLS connection's state visible to fasthttp (ctx.IsTLS,
+// TLSConnectionState) through the drain's wrapper.
+type drainTLSConn struct {
+	*drainConn
+	tls *tls.Conn
+}
+
+func (c *drainTLSConn) Handshake() error                     { return c.tls.Handshake() }
+func (c *drainTLSConn) ConnectionState() tls.ConnectionState { return c.tls.ConnectionState() }
 
 // unusedGrace is how long a connection that sent nothing yet is left alone.
 const unusedGrace = 250 * time.Millisecond

@@ -29,11 +29,22 @@ func DefaultLimits() Limits {
 // envelope and closed before fasthttp sees them (see LimitConns), and the server's
 // own bounds are set. fasthttp's worker cap is only a backstop, with room for workers
 // that have closed their connection but not yet returned.
-func Serve(app *fiber.App, ln net.Listener, l Limits) error {
+func Serve(app *fiber.App, ln net.Listener, l Limits, outer ...func(net.Listener) net.Listener) error {
+	return app.Listener(layered(app, ln, l, outer))
+}
+
+// layered sets the server's bounds and stacks the listener: the connection limits on the
+// sockets, then the outer layers in order (the PROXY protocol, TLS). The limits count
+// sockets at accept, before any byte is read, so a slow handshake holds up nobody.
+func layered(app *fiber.App, ln net.Listener, l Limits, outer []func(net.Listener) net.Listener) net.Listener {
 	server := app.Server()
 	server.Concurrency = 2 * l.MaxConns
 	server.IdleTimeout = l.IdleTimeout
 	server.ReadTimeout = l.ReadTimeout
 	server.ReadBufferSize = l.MaxHeaderBytes
-	return app.Listener(LimitConns(ln, l.MaxConnsPerIP, l.MaxConns))
+	served := LimitConns(ln, l.MaxConnsPerIP, l.MaxConns)
+	for _, wrap := range outer {
+		served = wrap(served)
+	}
+	return served
 }

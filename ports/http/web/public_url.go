@@ -23,3 +23,21 @@ func PublicURL(raw, httpAddr string) (string, error) {
 	}
 	return strings.TrimRight(raw, "/"), nil
 }
+
+// PublicURLFor is PublicURL knowing the TLS settings: with TLS on, the default is
+// https://localhost:<port of the HTTPS listener> and an http URL is refused (links and
+// the dashboard's Secure cookies follow the public URL).
+func PublicURLFor(raw, httpAddr string, t TLSSettings) (string, error) {
+	if !t.On() {
+		return PublicURL(raw, httpAddr)
+	}
+	if raw == "" {
+		_, port, _ := net.SplitHostPort(t.HTTPSAddr)
+		return "https://localhost:" + port, nil
+	}
+	u, err := PublicURL(raw, httpAddr)
+	if err == nil && !strings.HasPrefix(u, "https://") {
+		err = fmt.Errorf("CREATORAPI_PUBLIC_URL must be https when CREATORAPI_TLS is %s", t.Mode)
+	}
+	return u, err
+}

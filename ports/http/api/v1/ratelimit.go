@@ -44,7 +44,7 @@ func KeyRateLimit(l RateLimiter) fiber.Handler {
 // allowance is refused before its key is looked at, so keys cannot be guessed at speed.
 func FailedAuthRateLimit(l FailedAuthBudget) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		ip := c.IP()
+		ip := web.ClientIP(c)
 		if d, blocked := l.Blocked(ip); blocked {
 			web.SetRateHeaders(c, d)
 			return web.RateLimited(d)
