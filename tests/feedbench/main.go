@@ -52,10 +52,13 @@ func main() {
 	must(server.Start())
 	defer func() { _ = server.Process.Signal(os.Interrupt); _ = server.Wait() }()
 	base := "http://" + addr
-	for time.Now(); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		if resp, err := http.Get(base + "/readyz"); err == nil && resp.StatusCode == 200 {
 			resp.Body.Close()
 			break
+		}
+		if time.Now().After(deadline) {
+			must(fmt.Errorf("the service at %s is not ready after 30 s", base))
 		}
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 60, MaxConnsPerHost: 60}} // the listener allows 64 per address
