@@ -41,6 +41,10 @@ func (d Deps) OpenSandbox(ctx context.Context, cmd OpenSandbox) (OpenedSandbox, 
 		if sandbox, err = d.Repo.Get(ctx, sandbox.ID); err != nil {
 			return OpenedSandbox{}, err
 		}
+	} else if d.Seeder != nil {
+		if err := d.Seeder.Seed(ctx, sandbox.ID); err != nil {
+			return OpenedSandbox{}, err
+		}
 	}
 	return OpenedSandbox{Workspace: query.View(sandbox), Created: created}, nil
 }

@@ -1,6 +1,7 @@
 package v1
 
 import (
+	"context"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -15,14 +16,20 @@ import (
 // 403 forbidden. No scope is required beyond that: a test helper writes only sandbox
 // data, which the holder of any of its keys already works with, and a read-only test
 // key is what an integrator building a receiver typically holds.
-func TestHelperEndpoints(s SandboxScenarios, dec *web.Decoder) []Endpoint {
-	h := testHelperHandlers{scenarios: s.byType(), dec: dec}
+func TestHelperEndpoints(s SandboxEvents, dec *web.Decoder) []Endpoint {
+	h := testHelperHandlers{sandbox: s, dec: dec}
 	return []Endpoint{{Method: fiber.MethodPost, Path: "/test_helpers/events", Scope: AnyScope, Handler: h.trigger}}
 }
 
+// SandboxEvents runs the real use cases behind a public event type in a workspace
+// (adapters/modulelinks.SandboxScenarios); ok is false for an unknown type.
+type SandboxEvents interface {
+	Trigger(ctx context.Context, workspaceID string, t events.Type) (resourceID string, ok bool, err error)
+}
+
 type testHelperHandlers struct {
-	scenarios map[events.Type]scenario
-	dec       *web.Decoder
+	sandbox SandboxEvents
+	dec     *web.Decoder
 }
 
 type triggerBody struct {
@@ -49,13 +56,12 @@ func (h testHelperHandlers) trigger(c *fiber.Ctx) error {
 	if err := h.dec.Body(c, &req); err != nil {
 		return err
 	}
-	run, ok := h.scenarios[events.Type(strings.TrimSpace(req.Type))]
-	if !ok {
-		return web.Invalid("type", "type must be one of the catalogue's public event types: %s", strings.Join(publicTypeNames(), ", "))
-	}
-	id, err := run(c.UserContext(), p.WorkspaceID)
+	id, ok, err := h.sandbox.Trigger(c.UserContext(), p.WorkspaceID, events.Type(strings.TrimSpace(req.Type)))
 	if err != nil {
 		return err
+	}
+	if !ok {
+		return web.Invalid("type", "type must be one of the catalogue's public event types: %s", strings.Join(publicTypeNames(), ", "))
 	}
 	return c.Status(fiber.StatusCreated).JSON(TriggeredEvent{Type: req.Type, Livemode: false, ResourceID: id})
 }

@@ -1,4 +1,4 @@
-package v1
+package modulelinks
 
 import (
 	"context"
@@ -38,6 +38,37 @@ type SandboxScenarios struct {
 
 // scenario runs in workspace ws and returns the id of the resource of its event.
 type scenario func(ctx context.Context, ws string) (string, error)
+
+// Trigger runs the scenario of t in workspace ws and returns the id of the resource of
+// its event; ok is false for a type that is not a public catalogue type.
+func (s SandboxScenarios) Trigger(ctx context.Context, ws string, t events.Type) (id string, ok bool, err error) {
+	run, ok := s.byType()[t]
+	if !ok {
+		return "", false, nil
+	}
+	id, err = run(ctx, ws)
+	return id, true, err
+}
+
+// seedScenarios make a new sandbox answer every GET: published courses with modules and
+// lessons, students, paid and refunded orders, enrollments (one revoked, one completed
+// with its certificate) and a live session with its recording.
+var seedScenarios = []events.Type{
+	events.OrderPaid, events.OrderPaid, events.OrderRefunded, events.EnrollmentRevoked,
+	events.CertificateIssued, events.RecordingReady, events.StudentCreated,
+}
+
+// Seed fills a new sandbox through the same scenarios the test helpers run, so the seed
+// is made of exactly what integrators can trigger. Called in the transaction that opens
+// the sandbox: a sandbox is either seeded or not created.
+func (s SandboxScenarios) Seed(ctx context.Context, ws string) error {
+	for _, t := range seedScenarios {
+		if _, _, err := s.Trigger(ctx, ws, t); err != nil {
+			return fmt.Errorf("seed sandbox with %s: %w", t, err)
+		}
+	}
+	return nil
+}
 
 func (s SandboxScenarios) byType() map[events.Type]scenario {
 	return map[events.Type]scenario{
