@@ -15,7 +15,6 @@ import (
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
-
 // openSandbox opens ws's sandbox through the operator API and returns its id.
 func openSandbox(t *testing.T, env *testenv.Env, ws string, want int) string {
 	t.Helper()
