@@ -1,17 +1,22 @@
 package tests
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/valyala/fasthttp"
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
+	"github.com/creatorapi/creatorapi/ports/cli/trigger"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
@@ -222,6 +227,38 @@ func TestTestHelpersTriggerEveryTypeIntoTheSandboxOnly(t *testing.T) {
 			if strings.Contains(string(r.Body), fmt.Sprintf("%q", ws)) {
 				t.Fatalf("the sandbox endpoint got a live event: %s", r.Body)
 			}
+		}
+	})
+}
+
+// `creatorapi trigger` (ports/cli/trigger) over a real listener: a sandbox key triggers,
+// a live key is refused with the API's 403 forbidden.
+func TestTriggerClientCallsTheTestHelper(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		env := testenv.Start(t, dbURL)
+		ws := env.CreateWorkspace(t, "Academy")
+		_, liveKey := env.CreateKey(t, ws, "read:orders")
+		_, testKey := env.CreateKey(t, openSandbox(t, env, ws, http.StatusCreated), "read:orders")
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = ln.Close() })
+		go func() { _ = fasthttp.Serve(ln, env.Public.App.Handler()) }()
+		base := "http://" + ln.Addr().String()
+		ctx := context.Background()
+
+		res, err := trigger.Event(ctx, http.DefaultClient, base, testKey, "order.paid")
+		if err != nil || res.Type != "order.paid" || res.Livemode || !strings.HasPrefix(res.ResourceID, "ord_") {
+			t.Fatalf("trigger with a sandbox key: %+v, %v", res, err)
+		}
+		env.API(testKey).Get(t, "/api/v1/orders/"+res.ResourceID).Expect(t, http.StatusOK)
+		env.API(liveKey).Get(t, "/api/v1/orders/"+res.ResourceID).ExpectError(t, http.StatusNotFound, "not_found")
+
+		_, err = trigger.Event(ctx, http.DefaultClient, base, liveKey, "order.paid")
+		var apiErr *trigger.APIError
+		if !errors.As(err, &apiErr) || apiErr.Status != http.StatusForbidden || apiErr.Code != "forbidden" {
+			t.Fatalf("trigger with a live key: %v", err)
 		}
 	})
 }
