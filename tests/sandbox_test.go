@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -259,6 +260,61 @@ func TestTriggerClientCallsTheTestHelper(t *testing.T) {
 		var apiErr *trigger.APIError
 		if !errors.As(err, &apiErr) || apiErr.Status != http.StatusForbidden || apiErr.Code != "forbidden" {
 			t.Fatalf("trigger with a live key: %v", err)
+		}
+	})
+}
+
+// Two first opens at once (two first test keys) make one sandbox, seeded once.
+func TestSandboxOpensOnceUnderConcurrency(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		env := testenv.Start(t, dbURL)
+		ws := env.CreateWorkspace(t, "Academy")
+		const n = 4
+		ids := make(chan string, n)
+		statuses := make(chan int, n)
+		var wg sync.WaitGroup
+		for i := 0; i < n; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := env.Admin().Post(t, "/internal/v1/workspaces/"+ws+"/sandbox", map[string]any{})
+				var sb struct{ ID string }
+				_ = json.Unmarshal(r.Body, &sb)
+				ids <- sb.ID
+				statuses <- r.Status
+			}()
+		}
+		wg.Wait()
+		close(ids)
+		close(statuses)
+		created := 0
+		for s := range statuses {
+			switch s {
+			case http.StatusCreated:
+				created++
+			case http.StatusOK:
+			default:
+				t.Fatalf("open sandbox: status %d", s)
+			}
+		}
+		first := ""
+		for id := range ids {
+			if first == "" {
+				first = id
+			}
+			if id != first || id == "" {
+				t.Fatalf("two sandboxes: %s and %s", first, id)
+			}
+		}
+		if created != 1 {
+			t.Fatalf("%d opens reported creating the sandbox, want 1", created)
+		}
+		var workspaces, seeded int
+		if err := env.DB.Reader.Get(&workspaces, env.DB.Reader.Rebind(`SELECT COUNT(*) FROM workspaces WHERE sandbox_of = ?`), ws); err != nil || workspaces != 1 {
+			t.Fatalf("sandbox rows: %d, %v", workspaces, err)
+		}
+		if err := env.DB.Reader.Get(&seeded, env.DB.Reader.Rebind(`SELECT COUNT(*) FROM students WHERE workspace_id = ?`), first); err != nil || seeded == 0 || seeded > 10 {
+			t.Fatalf("seeded students: %d, %v (seeded once: a few)", seeded, err)
 		}
 	})
 }
