@@ -97,12 +97,12 @@ func liveExample(status string) string {
 	if status == "ended" {
 		ended = `"2026-01-20T18:00:00Z"`
 	}
-	return `{"id":"liv_01HZX3R6S8T0U2V4W6X8Y0Z2A4","courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9","title":"Office hours","status":"` + status + `",` +
+	return `{"id":"liv_01HZX3R6S8T0U2V4W6X8Y0Z2A4","livemode":true,"courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9","title":"Office hours","status":"` + status + `",` +
 		`"startedAt":"2026-01-20T17:00:00Z","endedAt":` + ended + `,"createdAt":"2026-01-18T10:00:00Z","updatedAt":"2026-01-20T17:00:00Z"}`
 }
 
-const recordingExample = `{"id":"rec_01HZX3S7T9U1V3W5X7Y9Z1A3B5","liveSessionId":"liv_01HZX3R6S8T0U2V4W6X8Y0Z2A4","courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9",` +
+const recordingExample = `{"id":"rec_01HZX3S7T9U1V3W5X7Y9Z1A3B5","livemode":true,"liveSessionId":"liv_01HZX3R6S8T0U2V4W6X8Y0Z2A4","courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9",` +
 	`"status":"ready","durationSeconds":3540,"createdAt":"2026-01-20T18:20:00Z"}`
 
-const certificateExample = `{"id":"cer_01HZX3T8U0V2W4X6Y8Z0A2B4C6","studentId":"stu_01HZX3M4Q8W2E5R7T9Y1U3I5O7","courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9",` +
+const certificateExample = `{"id":"cer_01HZX3T8U0V2W4X6Y8Z0A2B4C6","livemode":true,"studentId":"stu_01HZX3M4Q8W2E5R7T9Y1U3I5O7","courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9",` +
 	`"enrollmentId":"enr_01HZX3N2B4C6D8F0G2H4J6K8L0","issuedAt":"2026-02-10T15:00:00Z"}`
