@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"github.com/creatorapi/creatorapi/application/workspaces"
 	"log/slog"
 
 	"github.com/gofiber/fiber/v2"
@@ -84,13 +85,15 @@ type dashboardParams struct {
 	Analytics  analytics.Application
 	MasterKey  secrets.MasterKey
 	Deprecated deprecations.Application
+	Workspaces workspaces.Application
 }
 
 func newDashboardMount(p dashboardParams) (PublicMount, error) {
 	d, err := dashboard.New(dashboard.Deps{PublicURL: p.Config.PublicURL, Members: p.Members, Keys: p.Keys,
 		Audit: p.Audit, Webhooks: p.Webhooks, RequestHeaders: adapterwebhooks.RequestHeaders(p.Subs),
 		Summary: p.Analytics.Queries.GetSummary, Daily: p.Analytics.Queries.GetDaily, Clock: p.Clock, Logger: p.Logger,
-		CSRFKey: p.MasterKey.For("dashboard-csrf/v1"), DeprecatedCalls: p.Deprecated.Queries.ListCalls})
+		CSRFKey: p.MasterKey.For("dashboard-csrf/v1"), DeprecatedCalls: p.Deprecated.Queries.ListCalls,
+		OpenSandbox: p.Workspaces.Commands.OpenSandbox})
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ package dashboard
 
 import (
 	"context"
+	wscmd "github.com/creatorapi/creatorapi/application/workspaces/command"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -45,6 +46,8 @@ type Deps struct {
 	// CSRFKey signs the double-submit tokens of the forms shown before sign-in (32+ bytes,
 	// the same on every instance: derived from the master key).
 	CSRFKey []byte
+	// OpenSandbox opens (and seeds) the workspace's sandbox for its first test key.
+	OpenSandbox platform.Handler[wscmd.OpenSandbox, wscmd.OpenedSandbox]
 }
 
 // Dashboard holds the parsed templates and the cookie rules.
