@@ -1,7 +1,6 @@
 package compose
 
 import (
-	"github.com/creatorapi/creatorapi/application/workspaces"
 	"log/slog"
 
 	"github.com/gofiber/fiber/v2"
@@ -21,6 +20,7 @@ import (
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks"
 	webhookcmd "github.com/creatorapi/creatorapi/application/webhooks/command"
+	"github.com/creatorapi/creatorapi/application/workspaces"
 	wsquery "github.com/creatorapi/creatorapi/application/workspaces/query"
 	domainmembers "github.com/creatorapi/creatorapi/domain/members"
 	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"

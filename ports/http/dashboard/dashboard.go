@@ -6,7 +6,6 @@ package dashboard
 
 import (
 	"context"
-	wscmd "github.com/creatorapi/creatorapi/application/workspaces/command"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks"
+	wscmd "github.com/creatorapi/creatorapi/application/workspaces/command"
 	"github.com/creatorapi/creatorapi/domain/deprecations"
 	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
 )
