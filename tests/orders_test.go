@@ -80,7 +80,7 @@ func TestOrderPaidShapeListAndEvents(t *testing.T) {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		want := []string{"amount", "amountRefunded", "createdAt", "currency", "entitlements", "history", "id", "items", "paidAt",
+		want := []string{"amount", "amountRefunded", "createdAt", "currency", "entitlements", "history", "id", "items", "livemode", "paidAt",
 			"receipt", "refundedAt", "status", "studentId", "updatedAt"}
 		if !reflect.DeepEqual(keys, want) {
 			t.Fatalf("order fields %v, want %v", keys, want)

@@ -37,7 +37,7 @@ func syntheticEvents(ws string, n int) []events.Envelope {
 		out[i] = events.Envelope{
 			ID: fmt.Sprintf("evt_synthetic%05d", i), Type: events.CoursePublished, CreatedAt: testenv.Epoch, WorkspaceID: ws,
 			// A whole course as course.published carries it: deliveries are checked against the OpenAPI document.
-			Data: json.RawMessage(fmt.Sprintf(`{"id":"crs_%05d","slug":"course-%d","title":"Course <%d> & more","description":"",`+
+			Data: json.RawMessage(fmt.Sprintf(`{"id":"crs_%05d","livemode":true,"slug":"course-%d","title":"Course <%d> & more","description":"",`+
 				`"status":"published","publishedAt":"2026-11-21T10:00:00Z","archivedAt":null,"createdAt":"2026-11-21T10:00:00Z",`+
 				`"updatedAt":"2026-11-21T10:00:00Z","moduleCount":0,"lessonCount":0,"modules":[]}`, i, i, i)),
 		}

@@ -6,6 +6,8 @@ package events
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
 // Type is an event's stable name.
@@ -72,4 +74,19 @@ type Envelope struct {
 	CreatedAt   time.Time       `json:"created_at"`
 	WorkspaceID string          `json:"workspace_id"`
 	Data        json.RawMessage `json:"data"`
+}
+
+// MarshalJSON writes the envelope with livemode (false for a sandbox's events) next to
+// id. Livemode is derived from workspace_id on every write rather than stored, so that
+// events recorded before sandboxes existed carry it too, and it can never disagree with
+// the workspace.
+func (e Envelope) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		ID          string          `json:"id"`
+		Livemode    bool            `json:"livemode"`
+		Type        Type            `json:"type"`
+		CreatedAt   time.Time       `json:"created_at"`
+		WorkspaceID string          `json:"workspace_id"`
+		Data        json.RawMessage `json:"data"`
+	}{e.ID, kernel.Livemode(e.WorkspaceID), e.Type, e.CreatedAt, e.WorkspaceID, e.Data})
 }

@@ -5,6 +5,7 @@ import "time"
 // Course is the list shape of a course.
 type Course struct {
 	ID          string     `json:"id"`
+	Livemode    bool       `json:"livemode"` // false in a sandbox
 	Slug        string     `json:"slug"`
 	Title       string     `json:"title"`
 	Description string     `json:"description"`

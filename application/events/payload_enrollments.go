@@ -6,6 +6,7 @@ import "time"
 // enrollment.completed, and the API's enrollment.
 type Enrollment struct {
 	ID          string     `json:"id"`
+	Livemode    bool       `json:"livemode"` // false in a sandbox
 	StudentID   string     `json:"studentId"`
 	CourseID    string     `json:"courseId"`
 	Status      string     `json:"status"`

@@ -5,6 +5,7 @@ import "time"
 // LiveSession is the data of live_session.started and live_session.ended.
 type LiveSession struct {
 	ID        string     `json:"id"`
+	Livemode  bool       `json:"livemode"` // false in a sandbox
 	CourseID  string     `json:"courseId"`
 	Title     string     `json:"title"`
 	Status    string     `json:"status"`
@@ -17,6 +18,7 @@ type LiveSession struct {
 // Recording is the data of recording.ready.
 type Recording struct {
 	ID              string    `json:"id"`
+	Livemode        bool      `json:"livemode"` // false in a sandbox
 	LiveSessionID   string    `json:"liveSessionId"`
 	CourseID        string    `json:"courseId"`
 	Status          string    `json:"status"`
@@ -27,6 +29,7 @@ type Recording struct {
 // Certificate is the data of certificate.issued.
 type Certificate struct {
 	ID           string    `json:"id"`
+	Livemode     bool      `json:"livemode"` // false in a sandbox
 	StudentID    string    `json:"studentId"`
 	CourseID     string    `json:"courseId"`
 	EnrollmentID string    `json:"enrollmentId"`

@@ -6,6 +6,7 @@ import "time"
 // integers in the currency's minor unit.
 type Order struct {
 	ID             string        `json:"id"`
+	Livemode       bool          `json:"livemode"` // false in a sandbox
 	StudentID      string        `json:"studentId"`
 	Status         string        `json:"status"`
 	Currency       string        `json:"currency"`

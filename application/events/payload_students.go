@@ -7,6 +7,7 @@ import "time"
 // enrollment, its progress) changes.
 type Student struct {
 	ID          string              `json:"id"`
+	Livemode    bool                `json:"livemode"` // false in a sandbox
 	Email       string              `json:"email"`
 	FirstName   string              `json:"firstName"`
 	LastName    string              `json:"lastName"`

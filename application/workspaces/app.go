@@ -16,6 +16,7 @@ type Application struct {
 // Commands change state.
 type Commands struct {
 	CreateWorkspace platform.Handler[command.CreateWorkspace, query.Workspace]
+	OpenSandbox     platform.Handler[command.OpenSandbox, command.OpenedSandbox]
 }
 
 // Queries read state.
@@ -27,7 +28,10 @@ type Queries struct {
 // (transaction for commands, observation, error wrapping).
 func New(d command.Deps) Application {
 	return Application{
-		Commands: Commands{CreateWorkspace: platform.Command("create workspace", d.Tx, d.Observer, d.CreateWorkspace)},
-		Queries:  Queries{GetWorkspace: platform.Query("get workspace", d.Observer, query.Reads{Repo: d.Repo}.GetWorkspace)},
+		Commands: Commands{
+			CreateWorkspace: platform.Command("create workspace", d.Tx, d.Observer, d.CreateWorkspace),
+			OpenSandbox:     platform.Command("open sandbox", d.Tx, d.Observer, d.OpenSandbox),
+		},
+		Queries: Queries{GetWorkspace: platform.Query("get workspace", d.Observer, query.Reads{Repo: d.Repo}.GetWorkspace)},
 	}
 }

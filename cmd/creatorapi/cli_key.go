@@ -8,6 +8,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/keys"
 	"github.com/creatorapi/creatorapi/application/keys/command"
+	"github.com/creatorapi/creatorapi/application/workspaces"
 	domainkeys "github.com/creatorapi/creatorapi/domain/keys"
 )
 
@@ -33,6 +34,7 @@ func (c *CLI) keyCreate(args []string) error {
 	scopes := fs.String("scopes", "", "comma-separated scopes: "+scopeList())
 	perMinute := fs.Int("per-minute", domainkeys.DefaultPerMinute, "requests per clock minute")
 	perDay := fs.Int("per-day", domainkeys.DefaultPerDay, "requests per UTC day")
+	test := fs.Bool("test", false, "make an svc_test_ key of the workspace's sandbox")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -45,23 +47,30 @@ func (c *CLI) keyCreate(args []string) error {
 		return usageError("--per-minute and --per-day must be positive")
 	}
 	var app keys.Application
+	var wsApp workspaces.Application
 	return c.withModules(func(ctx context.Context) error {
+		target, err := targetWorkspace(ctx, wsApp, *ws, *test)
+		if err != nil {
+			return err
+		}
 		k, err := app.Commands.CreateKey.Handle(ctx, command.CreateKey{
-			WorkspaceID: *ws, Name: *name, Scopes: strings.Split(*scopes, ","), PerMinute: *perMinute, PerDay: *perDay,
+			WorkspaceID: target, Name: *name, Scopes: strings.Split(*scopes, ","), PerMinute: *perMinute, PerDay: *perDay,
 		})
 		if err != nil {
 			return err
 		}
 		return c.printJSON(struct {
-			ID        string             `json:"id"`
-			Name      string             `json:"name"`
-			Scopes    []domainkeys.Scope `json:"scopes"`
-			PerMinute int                `json:"perMinute"`
-			PerDay    int                `json:"perDay"`
-			Secret    string             `json:"secret"`
-			CreatedAt time.Time          `json:"createdAt"`
-		}{k.ID, k.Name, k.Scopes, k.PerMinute, k.PerDay, k.Secret, k.CreatedAt})
-	}, &app)
+			ID          string             `json:"id"`
+			WorkspaceID string             `json:"workspaceId"`
+			Livemode    bool               `json:"livemode"`
+			Name        string             `json:"name"`
+			Scopes      []domainkeys.Scope `json:"scopes"`
+			PerMinute   int                `json:"perMinute"`
+			PerDay      int                `json:"perDay"`
+			Secret      string             `json:"secret"`
+			CreatedAt   time.Time          `json:"createdAt"`
+		}{k.ID, target, !*test, k.Name, k.Scopes, k.PerMinute, k.PerDay, k.Secret, k.CreatedAt})
+	}, &app, &wsApp)
 }
 
 func (c *CLI) keyList(args []string) error {

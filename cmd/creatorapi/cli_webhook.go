@@ -8,6 +8,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/webhooks"
 	"github.com/creatorapi/creatorapi/application/webhooks/command"
+	"github.com/creatorapi/creatorapi/application/workspaces"
 )
 
 func (c *CLI) webhook(args []string) error {
@@ -32,6 +33,7 @@ func (c *CLI) webhookCreate(args []string) error {
 	ws := fs.String("workspace", "", "workspace id (org_...)")
 	url := fs.String("url", "", "https URL that receives the events")
 	evs := fs.String("events", "", "comma-separated event types: "+strings.Join(command.PublicTypeNames(), ","))
+	test := fs.Bool("test", false, "make an endpoint of the workspace's sandbox: it receives only sandbox events")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -41,22 +43,29 @@ func (c *CLI) webhookCreate(args []string) error {
 		}
 	}
 	var app webhooks.Application
+	var wsApp workspaces.Application
 	return c.withModules(func(ctx context.Context) error {
+		target, err := targetWorkspace(ctx, wsApp, *ws, *test)
+		if err != nil {
+			return err
+		}
 		w, err := app.Commands.CreateWebhook.Handle(ctx, command.CreateWebhook{
-			WorkspaceID: *ws, URL: *url, Events: strings.Split(*evs, ","),
+			WorkspaceID: target, URL: *url, Events: strings.Split(*evs, ","),
 		})
 		if err != nil {
 			return err
 		}
 		return c.printJSON(struct {
 			ID            string    `json:"id"`
+			WorkspaceID   string    `json:"workspaceId"`
+			Livemode      bool      `json:"livemode"`
 			URL           string    `json:"url"`
 			Events        []string  `json:"events"`
 			Status        string    `json:"status"`
 			SigningSecret string    `json:"signingSecret"`
 			CreatedAt     time.Time `json:"createdAt"`
-		}{w.ID, w.URL, w.Events, w.Status, w.SigningSecret, w.CreatedAt})
-	}, &app)
+		}{w.ID, target, !*test, w.URL, w.Events, w.Status, w.SigningSecret, w.CreatedAt})
+	}, &app, &wsApp)
 }
 
 func (c *CLI) webhookList(args []string) error {

@@ -20,19 +20,20 @@ const usage = `usage: creatorapi <command> [flags]
   version                   print the build's version, revision and Go version
   healthcheck [--url U]     exit 0 when /readyz answers 200 (the container's HEALTHCHECK)
   workspace create --name N --owner-email E
-  key create --workspace ORG --name N --scopes s1,s2 [--per-minute N --per-day N]
+  key create --workspace ORG --name N --scopes s1,s2 [--per-minute N --per-day N] [--test]
   key list --workspace ORG
   key revoke --workspace ORG KEY_ID
   events failed [--consumer C]            list events consumers parked after failing (JSON)
   events replay [--consumer C] [EVENT_ID] run parked events through their consumer again
   projections rebuild [--force]           rebuild the analytics read model from the outbox's events
-  webhook create --workspace ORG --url U --events t1,t2
+  webhook create --workspace ORG --url U --events t1,t2 [--test]
   webhook list --workspace ORG
   webhook disable|enable --workspace ORG WEBHOOK_ID
   dashboard link --workspace ORG [--email E]   print a one-time dashboard sign-in link (JSON)
   backup --out FILE                       one file: an online copy of the database, the master key, a manifest (0600)
   restore --in FILE                       check a backup and restore it into an empty data folder or database
   secret-key rotate                       new master key (CREATORAPI_NEW_SECRET_KEY or generated), secrets re-sealed
+  trigger TYPE --base-url URL --api-key svc_test_... [--format json]  produce event TYPE in the key's sandbox
 
 Client verbs (the public API only, no database):
   listen --base-url URL --api-key KEY --forward-to URL [--events t1,t2] [--since now|2h|earliest|evt_...]
@@ -88,6 +89,8 @@ func (c *CLI) run(args []string) int {
 		err = c.listen(args[1:])
 	case "sign":
 		err = c.sign(args[1:])
+	case "trigger":
+		err = c.trigger(args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -47,6 +47,9 @@ func New(id, workspaceID, name string, scopes []string, quota Quota, token Token
 	if err != nil {
 		return nil, err
 	}
+	if token.Test() == kernel.Livemode(workspaceID) {
+		return nil, kernel.Invalid("workspace", "a sandbox key needs an svc_test_ secret and a live key a live one")
+	}
 	parsed, err := ParseScopes(scopes)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,11 @@ import (
 // TokenPrefix is the service prefix of every secret (svc_...).
 const TokenPrefix = "svc_"
 
+// TestTokenPrefix starts the secret of a key of a sandbox workspace (svc_test_...), so a
+// person and a secret scanner tell test keys from live ones at a glance. The prefix is
+// part of what the stored hash covers: it cannot be edited onto a live key.
+const TestTokenPrefix = TokenPrefix + "test_"
+
 // A token is svc_ + lookup (12) + secret (32) + checksum (6), all base62.
 // The lookup finds the row; the secret carries 32*log2(62) ≈ 190 random bits;
 // the CRC-32 checksum lets a typo or a made-up key be refused without a lookup.
@@ -32,23 +37,32 @@ type Token struct {
 	raw string
 }
 
-// GenerateToken draws a new token from a cryptographic random source.
-func GenerateToken(random io.Reader) (Token, error) {
+// GenerateToken draws a new live token from a cryptographic random source.
+func GenerateToken(random io.Reader) (Token, error) { return generate(random, TokenPrefix) }
+
+// GenerateTestToken draws a new svc_test_ token, the secret of a sandbox key.
+func GenerateTestToken(random io.Reader) (Token, error) { return generate(random, TestTokenPrefix) }
+
+func generate(random io.Reader, prefix string) (Token, error) {
 	body, err := randomBase62(random, lookupLen+secretLen)
 	if err != nil {
 		return Token{}, fmt.Errorf("generate api key: %w", err)
 	}
-	unsigned := TokenPrefix + body
+	unsigned := prefix + body
 	return Token{raw: unsigned + checksum(unsigned)}, nil
 }
 
 // ParseToken checks shape and checksum; it never touches storage.
 func ParseToken(s string) (Token, error) {
 	malformed := kernel.Unauthenticated("malformed API key")
-	if len(s) != tokenLen || !strings.HasPrefix(s, TokenPrefix) {
+	prefix := TokenPrefix
+	if strings.HasPrefix(s, TestTokenPrefix) {
+		prefix = TestTokenPrefix
+	}
+	if len(s) != len(prefix)+bodyLen || !strings.HasPrefix(s, prefix) {
 		return Token{}, malformed
 	}
-	for i := len(TokenPrefix); i < len(s); i++ {
+	for i := len(prefix); i < len(s); i++ {
 		if strings.IndexByte(base62, s[i]) < 0 {
 			return Token{}, malformed
 		}
@@ -63,8 +77,18 @@ func ParseToken(s string) (Token, error) {
 // String returns the full secret.
 func (t Token) String() string { return t.raw }
 
+// Test tells whether t is the secret of a sandbox key (svc_test_...).
+func (t Token) Test() bool { return strings.HasPrefix(t.raw, TestTokenPrefix) }
+
+func (t Token) prefixLen() int {
+	if t.Test() {
+		return len(TestTokenPrefix)
+	}
+	return len(TokenPrefix)
+}
+
 // Lookup is the public part used to find the key row.
-func (t Token) Lookup() string { return t.raw[len(TokenPrefix) : len(TokenPrefix)+lookupLen] }
+func (t Token) Lookup() string { return t.raw[t.prefixLen() : t.prefixLen()+lookupLen] }
 
 // LastFour is the end of the checksum: it lets a person recognise a key, and reveals nothing
 // of the secret part.

@@ -125,3 +125,25 @@ func asKernel(err error, target **kernel.Error) bool {
 	*target = e
 	return ok
 }
+
+func TestTestTokensParseAndKeepTheirPrefix(t *testing.T) {
+	tok, err := GenerateTestToken(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(tok.String(), "svc_test_") || !tok.Test() {
+		t.Fatalf("test token %q: want svc_test_ prefix", tok)
+	}
+	parsed, err := ParseToken(tok.String())
+	if err != nil || !parsed.Test() || parsed.Lookup() != tok.Lookup() {
+		t.Fatalf("parse %q: %v test=%v", tok, err, parsed.Test())
+	}
+	live, _ := GenerateToken(rand.Reader)
+	if live.Test() {
+		t.Fatal("a live token reads as a test token")
+	}
+	// The prefix is under the checksum: moving a live secret into test mode is refused.
+	if _, err := ParseToken("svc_test_" + strings.TrimPrefix(live.String(), "svc_")); err == nil {
+		t.Fatal("a live secret with a test prefix parsed")
+	}
+}

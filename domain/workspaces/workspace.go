@@ -16,7 +16,9 @@ type Workspace struct {
 	ID         string
 	Name       string
 	OwnerEmail string
-	CreatedAt  time.Time
+	// SandboxOf is the live workspace this one is the sandbox of; empty for a live one.
+	SandboxOf string
+	CreatedAt time.Time
 }
 
 // New validates and builds a workspace.
@@ -35,6 +37,8 @@ func New(id, name, ownerEmail string, now time.Time) (*Workspace, error) {
 // Repository stores workspaces.
 type Repository interface {
 	Add(ctx context.Context, w *Workspace) error
+	// AddSandbox inserts w unless its id exists already, and reports whether it did.
+	AddSandbox(ctx context.Context, w *Workspace) (bool, error)
 	// Get returns a kernel NotFound error when id is unknown.
 	Get(ctx context.Context, id string) (*Workspace, error)
 }

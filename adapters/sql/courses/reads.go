@@ -52,6 +52,7 @@ func (r *Reads) ListPublished(ctx context.Context, workspaceID string, page plat
 		out := make([]query.Course, len(rows))
 		for i, row := range rows {
 			out[i] = row.Course
+			out[i].Livemode = kernel.Livemode(workspaceID)
 		}
 		return out, nil
 	})
@@ -63,6 +64,7 @@ func (r *Reads) PublishedBySlug(ctx context.Context, workspaceID, slug string) (
 	if err := sqldb.One(ctx, r.db.Read(ctx), &row, kernel.NotFound("course with slug %q not found", slug), r.bySlug, workspaceID, slug); err != nil {
 		return query.Course{}, err
 	}
+	row.Livemode = kernel.Livemode(workspaceID)
 	return row.Course, nil
 }
 

@@ -17,27 +17,38 @@ import (
 // Store implements workspaces.Repository and query.Directory.
 type Store struct{ sqldb.Prepared[statements] }
 
-type statements struct{ Insert, Get, Exists, Founded string }
+type statements struct{ Insert, InsertSandbox, Get, Exists, Founded string }
 
 // workspaceColumns selects a row that scans straight into workspaces.Workspace.
-const workspaceColumns = `SELECT id, name, owner_email, created_at FROM workspaces`
+const workspaceColumns = `SELECT id, name, owner_email, COALESCE(sandbox_of, '') AS sandbox_of, created_at FROM workspaces`
 
 // NewStore prepares the statements for db's dialect.
 func NewStore(db *sqldb.DB) *Store {
 	const cols = workspaceColumns
 	return &Store{sqldb.Prepare(db, statements{
 		Insert: `INSERT INTO workspaces (id, name, owner_email, created_at) VALUES (?, ?, ?, ?)`,
+		// Two first test keys at once both try to open the sandbox: the second insert
+		// does nothing and both go on with the one row.
+		InsertSandbox: `INSERT INTO workspaces (id, name, owner_email, sandbox_of, created_at) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO NOTHING`,
 		Get:    cols + ` WHERE id = ?`,
 		Exists: `SELECT 1 FROM workspaces WHERE id = ?`,
 		// LOWER(owner_email) has no index: workspaces are few per deployment and
 		// sign-in, the only caller, is rare.
-		Founded: cols + ` WHERE LOWER(owner_email) = ? ORDER BY id`,
+		// A sandbox is reached through its live workspace, never listed beside it.
+		Founded: cols + ` WHERE LOWER(owner_email) = ? AND sandbox_of IS NULL ORDER BY id`,
 	})}
 }
 
 // Add inserts w; ids are generated, so a second workspace with w's id is an error.
 func (s *Store) Add(ctx context.Context, w *workspaces.Workspace) error {
 	return s.DB.Exec(ctx, "insert workspace", s.Q.Insert, w.ID, w.Name, w.OwnerEmail, w.CreatedAt)
+}
+
+// AddSandbox inserts w unless its (derived) id exists already, and reports whether it
+// inserted it.
+func (s *Store) AddSandbox(ctx context.Context, w *workspaces.Workspace) (bool, error) {
+	return s.DB.Changes(ctx, "insert sandbox workspace", s.Q.InsertSandbox, w.ID, w.Name, w.OwnerEmail, w.SandboxOf, w.CreatedAt)
 }
 
 // Get returns the workspace or NotFound.

@@ -4,6 +4,7 @@ package query
 import (
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/domain/certificates"
+	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
 // Certificate is the API shape and the payload of certificate.issued (application/events).
@@ -11,5 +12,5 @@ type Certificate = events.Certificate
 
 // View shows c.
 func View(c *certificates.Certificate) Certificate {
-	return Certificate{ID: c.ID, StudentID: c.StudentID, CourseID: c.CourseID, EnrollmentID: c.EnrollmentID, IssuedAt: c.IssuedAt}
+	return Certificate{ID: c.ID, Livemode: kernel.Livemode(c.WorkspaceID), StudentID: c.StudentID, CourseID: c.CourseID, EnrollmentID: c.EnrollmentID, IssuedAt: c.IssuedAt}
 }

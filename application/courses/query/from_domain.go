@@ -3,6 +3,7 @@ package query
 import (
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/courses"
+	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
 // FromDomain shows c with its curriculum: what course.published and course.archived
@@ -10,7 +11,7 @@ import (
 func FromDomain(c *courses.Course) CourseDetail {
 	out := CourseDetail{
 		Course: Course{
-			ID: c.ID, Slug: c.Slug, Title: c.Title, Description: c.Description, Status: string(c.Status),
+			ID: c.ID, Livemode: kernel.Livemode(c.WorkspaceID), Slug: c.Slug, Title: c.Title, Description: c.Description, Status: string(c.Status),
 			PublishedAt: platform.UTCPtr(c.PublishedAt), ArchivedAt: platform.UTCPtr(c.ArchivedAt),
 			CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
 			ModuleCount: len(c.Modules), LessonCount: c.LessonCount(),

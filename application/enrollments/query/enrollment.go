@@ -7,6 +7,7 @@ import (
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/enrollments"
+	"github.com/creatorapi/creatorapi/domain/kernel"
 )
 
 // The API shapes are the payloads of enrollment.* and lesson.completed (application/events).
@@ -19,7 +20,7 @@ type (
 // FromDomain shows e.
 func FromDomain(e *enrollments.Enrollment) Enrollment {
 	return Enrollment{
-		ID: e.ID, StudentID: e.StudentID, CourseID: e.CourseID, Status: string(e.Status), Source: string(e.Source),
+		ID: e.ID, Livemode: kernel.Livemode(e.WorkspaceID), StudentID: e.StudentID, CourseID: e.CourseID, Status: string(e.Status), Source: string(e.Source),
 		CreatedAt: e.CreatedAt.UTC(), RevokedAt: platform.UTCPtr(e.RevokedAt), CompletedAt: platform.UTCPtr(e.CompletedAt),
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/keys/query"
 	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/keys"
 )
 
@@ -28,7 +29,11 @@ type CreatedKey struct {
 
 // CreateKey generates the secret, stores only its hash and returns the secret once.
 func (d Deps) CreateKey(ctx context.Context, cmd CreateKey) (CreatedKey, error) {
-	token, err := keys.GenerateToken(rand.Reader)
+	generate := keys.GenerateToken
+	if !kernel.Livemode(cmd.WorkspaceID) {
+		generate = keys.GenerateTestToken // a key of a sandbox workspace acts in test mode
+	}
+	token, err := generate(rand.Reader)
 	if err != nil {
 		return CreatedKey{}, err
 	}

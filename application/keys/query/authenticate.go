@@ -13,6 +13,8 @@ type Principal struct {
 	WorkspaceID string
 	Scopes      []keys.Scope
 	Quota       keys.Quota
+	// Livemode is false for a key of a sandbox workspace (an svc_test_ secret).
+	Livemode bool
 }
 
 // Allows tells whether the caller holds scope.
@@ -43,12 +45,16 @@ func (r Reads) Authenticate(ctx context.Context, bearer string) (Principal, erro
 	if !k.Verify(token) {
 		return Principal{}, kernel.Unauthenticated("invalid API key")
 	}
+	if token.Test() == kernel.Livemode(k.WorkspaceID) { // issued together; never apart
+		return Principal{}, kernel.Unauthenticated("invalid API key")
+	}
 	if !k.Active() {
 		return Principal{}, kernel.Unauthenticated("API key revoked")
 	}
 	r.Usage.RecordUse(k.ID, r.Clock.Now())
 	return Principal{
 		KeyID: k.ID, WorkspaceID: k.WorkspaceID, Scopes: k.Scopes,
-		Quota: keys.Quota{PerMinute: k.PerMinute, PerDay: k.PerDay},
+		Quota:    keys.Quota{PerMinute: k.PerMinute, PerDay: k.PerDay},
+		Livemode: kernel.Livemode(k.WorkspaceID),
 	}, nil
 }

@@ -4,6 +4,7 @@ package query
 import (
 	"time"
 
+	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/keys"
 )
 
@@ -30,8 +31,12 @@ func View(k *keys.Key) Key {
 	if !k.Active() {
 		status = "revoked"
 	}
+	prefix := keys.TokenPrefix
+	if !kernel.Livemode(k.WorkspaceID) {
+		prefix = keys.TestTokenPrefix // a sandbox key's secret starts svc_test_
+	}
 	return Key{
-		ID: k.ID, Name: k.Name, Prefix: keys.TokenPrefix + k.Lookup, LastFour: k.LastFour, Scopes: k.Scopes,
+		ID: k.ID, Name: k.Name, Prefix: prefix + k.Lookup, LastFour: k.LastFour, Scopes: k.Scopes,
 		PerMinute: k.PerMinute, PerDay: k.PerDay, Status: status,
 		CreatedAt: k.CreatedAt, RevokedAt: k.RevokedAt, LastUsedAt: k.LastUsedAt,
 	}

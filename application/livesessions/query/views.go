@@ -3,6 +3,7 @@ package query
 
 import (
 	"github.com/creatorapi/creatorapi/application/events"
+	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/livesessions"
 )
 
@@ -14,12 +15,12 @@ type (
 
 // SessionView shows s.
 func SessionView(s *livesessions.Session) LiveSession {
-	return LiveSession{ID: s.ID, CourseID: s.CourseID, Title: s.Title, Status: string(s.Status),
+	return LiveSession{ID: s.ID, Livemode: kernel.Livemode(s.WorkspaceID), CourseID: s.CourseID, Title: s.Title, Status: string(s.Status),
 		StartedAt: s.StartedAt, EndedAt: s.EndedAt, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
 }
 
 // RecordingView shows r; a stored recording is always ready (processing happens upstream).
 func RecordingView(r *livesessions.Recording) Recording {
-	return Recording{ID: r.ID, LiveSessionID: r.LiveSessionID, CourseID: r.CourseID, Status: "ready",
+	return Recording{ID: r.ID, Livemode: kernel.Livemode(r.WorkspaceID), LiveSessionID: r.LiveSessionID, CourseID: r.CourseID, Status: "ready",
 		DurationSeconds: r.DurationSeconds, CreatedAt: r.CreatedAt}
 }

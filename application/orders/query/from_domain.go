@@ -2,6 +2,7 @@ package query
 
 import (
 	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/domain/kernel"
 	"github.com/creatorapi/creatorapi/domain/orders"
 )
 
@@ -9,7 +10,7 @@ import (
 // the use case just changed.
 func FromDomain(o *orders.Order) Order {
 	out := Order{
-		ID: o.ID, StudentID: o.StudentID, Status: string(o.Status), Currency: o.Currency,
+		ID: o.ID, Livemode: kernel.Livemode(o.WorkspaceID), StudentID: o.StudentID, Status: string(o.Status), Currency: o.Currency,
 		Amount: o.Amount, AmountRefunded: o.AmountRefunded, Receipt: Receipt{Number: o.ReceiptNumber},
 		Items: make([]Item, 0, len(o.Items)), Entitlements: make([]Entitlement, 0, len(o.Entitlements)),
 		History: make([]Entry, 0, len(o.History)),

@@ -60,22 +60,22 @@ func (e Entry) Envelope(eventID, workspaceID string, at time.Time) events.Envelo
 
 func raw(s string) json.RawMessage { return json.RawMessage(s) }
 
-const studentExample = `{"id":"stu_01HZX3M4Q8W2E5R7T9Y1U3I5O7","email":"ada@example.com","firstName":"Ada","lastName":"Lovelace",` +
+const studentExample = `{"id":"stu_01HZX3M4Q8W2E5R7T9Y1U3I5O7","livemode":true,"email":"ada@example.com","firstName":"Ada","lastName":"Lovelace",` +
 	`"externalId":"crm-4711","metadata":{"plan":"pro"},"createdAt":"2026-01-15T09:30:00Z","updatedAt":"2026-01-15T09:30:00Z","enrollments":[]}`
 
-const enrollmentExample = `{"id":"enr_01HZX3N2B4C6D8F0G2H4J6K8L0","studentId":"stu_01HZX3M4Q8W2E5R7T9Y1U3I5O7","courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9",` +
+const enrollmentExample = `{"id":"enr_01HZX3N2B4C6D8F0G2H4J6K8L0","livemode":true,"studentId":"stu_01HZX3M4Q8W2E5R7T9Y1U3I5O7","courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9",` +
 	`"status":"active","source":"api","createdAt":"2026-01-15T09:31:00Z","revokedAt":null,"completedAt":null}`
 
-const revokedEnrollmentExample = `{"id":"enr_01HZX3N2B4C6D8F0G2H4J6K8L0","studentId":"stu_01HZX3M4Q8W2E5R7T9Y1U3I5O7","courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9",` +
+const revokedEnrollmentExample = `{"id":"enr_01HZX3N2B4C6D8F0G2H4J6K8L0","livemode":true,"studentId":"stu_01HZX3M4Q8W2E5R7T9Y1U3I5O7","courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9",` +
 	`"status":"revoked","source":"api","createdAt":"2026-01-15T09:31:00Z","revokedAt":"2026-02-01T12:00:00Z","completedAt":null}`
 
-const orderExample = `{"id":"ord_01HZX3P5Q7R9S1T3U5V7W9X1Y3","studentId":"stu_01HZX3M4Q8W2E5R7T9Y1U3I5O7","status":"paid","currency":"eur",` +
+const orderExample = `{"id":"ord_01HZX3P5Q7R9S1T3U5V7W9X1Y3","livemode":true,"studentId":"stu_01HZX3M4Q8W2E5R7T9Y1U3I5O7","status":"paid","currency":"eur",` +
 	`"amount":4900,"amountRefunded":0,"items":[{"courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9","title":"Analytical Engines","amount":4900}],` +
 	`"entitlements":[{"courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9","enrollmentId":"enr_01HZX3N2B4C6D8F0G2H4J6K8L0","grantedAt":"2026-01-15T09:31:00Z","revokedAt":null}],` +
 	`"receipt":{"number":"R-2026-000042"},"history":[{"type":"paid","amount":4900,"at":"2026-01-15T09:31:00Z"}],` +
 	`"paidAt":"2026-01-15T09:31:00Z","refundedAt":null,"createdAt":"2026-01-15T09:31:00Z","updatedAt":"2026-01-15T09:31:00Z"}`
 
-const refundedOrderExample = `{"id":"ord_01HZX3P5Q7R9S1T3U5V7W9X1Y3","studentId":"stu_01HZX3M4Q8W2E5R7T9Y1U3I5O7","status":"refunded","currency":"eur",` +
+const refundedOrderExample = `{"id":"ord_01HZX3P5Q7R9S1T3U5V7W9X1Y3","livemode":true,"studentId":"stu_01HZX3M4Q8W2E5R7T9Y1U3I5O7","status":"refunded","currency":"eur",` +
 	`"amount":4900,"amountRefunded":4900,"items":[{"courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9","title":"Analytical Engines","amount":4900}],` +
 	`"entitlements":[{"courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9","enrollmentId":"enr_01HZX3N2B4C6D8F0G2H4J6K8L0","grantedAt":"2026-01-15T09:31:00Z","revokedAt":"2026-02-01T12:00:00Z"}],` +
 	`"receipt":{"number":"R-2026-000042"},"history":[{"type":"paid","amount":4900,"at":"2026-01-15T09:31:00Z"},{"type":"refunded","amount":4900,"at":"2026-02-01T12:00:00Z"}],` +
@@ -86,7 +86,7 @@ func courseExample(status string) string {
 	if status == "archived" {
 		archived = `"2026-03-01T08:00:00Z"`
 	}
-	return `{"id":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9","slug":"analytical-engines","title":"Analytical Engines","description":"From the Difference Engine to the first program.",` +
+	return `{"id":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9","livemode":true,"slug":"analytical-engines","title":"Analytical Engines","description":"From the Difference Engine to the first program.",` +
 		`"status":"` + status + `","publishedAt":` + published + `,"archivedAt":` + archived + `,"createdAt":"2026-01-05T08:00:00Z","updatedAt":"2026-01-10T08:00:00Z",` +
 		`"moduleCount":1,"lessonCount":1,"modules":[{"id":"mod_01HZX2B2C4D6E8F0G2H4J6K8M0","title":"Foundations","position":1,` +
 		`"lessons":[{"id":"lsn_01HZX2C3D5E7F9G1H3J5K7L9N1","title":"Bernoulli numbers","position":1,"type":"video","durationSeconds":600}]}]}`
@@ -97,12 +97,12 @@ func liveExample(status string) string {
 	if status == "ended" {
 		ended = `"2026-01-20T18:00:00Z"`
 	}
-	return `{"id":"liv_01HZX3R6S8T0U2V4W6X8Y0Z2A4","courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9","title":"Office hours","status":"` + status + `",` +
+	return `{"id":"liv_01HZX3R6S8T0U2V4W6X8Y0Z2A4","livemode":true,"courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9","title":"Office hours","status":"` + status + `",` +
 		`"startedAt":"2026-01-20T17:00:00Z","endedAt":` + ended + `,"createdAt":"2026-01-18T10:00:00Z","updatedAt":"2026-01-20T17:00:00Z"}`
 }
 
-const recordingExample = `{"id":"rec_01HZX3S7T9U1V3W5X7Y9Z1A3B5","liveSessionId":"liv_01HZX3R6S8T0U2V4W6X8Y0Z2A4","courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9",` +
+const recordingExample = `{"id":"rec_01HZX3S7T9U1V3W5X7Y9Z1A3B5","livemode":true,"liveSessionId":"liv_01HZX3R6S8T0U2V4W6X8Y0Z2A4","courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9",` +
 	`"status":"ready","durationSeconds":3540,"createdAt":"2026-01-20T18:20:00Z"}`
 
-const certificateExample = `{"id":"cer_01HZX3T8U0V2W4X6Y8Z0A2B4C6","studentId":"stu_01HZX3M4Q8W2E5R7T9Y1U3I5O7","courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9",` +
+const certificateExample = `{"id":"cer_01HZX3T8U0V2W4X6Y8Z0A2B4C6","livemode":true,"studentId":"stu_01HZX3M4Q8W2E5R7T9Y1U3I5O7","courseId":"crs_01HZX2A1S3D5F7G9H1J3K5L7Z9",` +
 	`"enrollmentId":"enr_01HZX3N2B4C6D8F0G2H4J6K8L0","issuedAt":"2026-02-10T15:00:00Z"}`

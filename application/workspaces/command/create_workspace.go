@@ -13,6 +13,13 @@ import (
 type Deps struct {
 	platform.Kit // Tx, IDs, Clock, Observer
 	Repo         workspaces.Repository
+	Seeder       SandboxSeeder
+}
+
+// SandboxSeeder fills a new sandbox with sample data through the other modules' use
+// cases (adapters/modulelinks.SandboxScenarios), in the transaction that opens it.
+type SandboxSeeder interface {
+	Seed(ctx context.Context, workspaceID string) error
 }
 
 // CreateWorkspace opens a new tenant.

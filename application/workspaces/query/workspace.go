@@ -13,12 +13,14 @@ type Workspace struct {
 	ID         string    `json:"id"`
 	Name       string    `json:"name"`
 	OwnerEmail string    `json:"ownerEmail"`
+	Livemode   bool      `json:"livemode"`
+	SandboxOf  string    `json:"sandboxOf,omitempty"`
 	CreatedAt  time.Time `json:"createdAt"`
 }
 
 // View maps the aggregate to its public shape.
 func View(w *workspaces.Workspace) Workspace {
-	return Workspace{ID: w.ID, Name: w.Name, OwnerEmail: w.OwnerEmail, CreatedAt: w.CreatedAt}
+	return Workspace{ID: w.ID, Name: w.Name, OwnerEmail: w.OwnerEmail, Livemode: w.Livemode(), SandboxOf: w.SandboxOf, CreatedAt: w.CreatedAt}
 }
 
 // Reads answers the module's own queries.

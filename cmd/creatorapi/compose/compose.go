@@ -17,6 +17,7 @@ func Modules(cfg Config) fx.Option {
 		Orders(),
 		LiveSessions(),
 		Certificates(),
+		Sandbox(),
 		Analytics(),
 		RateLimits(),
 		Webhooks(),

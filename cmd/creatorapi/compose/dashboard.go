@@ -20,6 +20,7 @@ import (
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks"
 	webhookcmd "github.com/creatorapi/creatorapi/application/webhooks/command"
+	"github.com/creatorapi/creatorapi/application/workspaces"
 	wsquery "github.com/creatorapi/creatorapi/application/workspaces/query"
 	domainmembers "github.com/creatorapi/creatorapi/domain/members"
 	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
@@ -84,13 +85,15 @@ type dashboardParams struct {
 	Analytics  analytics.Application
 	MasterKey  secrets.MasterKey
 	Deprecated deprecations.Application
+	Workspaces workspaces.Application
 }
 
 func newDashboardMount(p dashboardParams) (PublicMount, error) {
 	d, err := dashboard.New(dashboard.Deps{PublicURL: p.Config.PublicURL, Members: p.Members, Keys: p.Keys,
 		Audit: p.Audit, Webhooks: p.Webhooks, RequestHeaders: adapterwebhooks.RequestHeaders(p.Subs),
 		Summary: p.Analytics.Queries.GetSummary, Daily: p.Analytics.Queries.GetDaily, Clock: p.Clock, Logger: p.Logger,
-		CSRFKey: p.MasterKey.For("dashboard-csrf/v1"), DeprecatedCalls: p.Deprecated.Queries.ListCalls})
+		CSRFKey: p.MasterKey.For("dashboard-csrf/v1"), DeprecatedCalls: p.Deprecated.Queries.ListCalls,
+		OpenSandbox: p.Workspaces.Commands.OpenSandbox})
 	if err != nil {
 		return nil, err
 	}

@@ -21,8 +21,8 @@ func Workspaces() fx.Option {
 			fx.Annotate(sqlworkspaces.NewStore, fx.As(new(domainworkspaces.Repository)), fx.As(new(query.Directory))),
 			// Workspaces are never deleted: a yes is remembered (sqlworkspaces.Known).
 			func(d query.Directory) platform.WorkspaceDirectory { return sqlworkspaces.Remember(d) },
-			func(kit platform.Kit, repo domainworkspaces.Repository) workspaces.Application {
-				return workspaces.New(command.Deps{Kit: kit, Repo: repo})
+			func(kit platform.Kit, repo domainworkspaces.Repository, seeder command.SandboxSeeder) workspaces.Application {
+				return workspaces.New(command.Deps{Kit: kit, Repo: repo, Seeder: seeder})
 			},
 			operatorRoutes(operator.WorkspaceRoutes),
 		),

@@ -19,6 +19,7 @@ import (
 	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks"
+	wscmd "github.com/creatorapi/creatorapi/application/workspaces/command"
 	"github.com/creatorapi/creatorapi/domain/deprecations"
 	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
 )
@@ -45,6 +46,8 @@ type Deps struct {
 	// CSRFKey signs the double-submit tokens of the forms shown before sign-in (32+ bytes,
 	// the same on every instance: derived from the master key).
 	CSRFKey []byte
+	// OpenSandbox opens (and seeds) the workspace's sandbox for its first test key.
+	OpenSandbox platform.Handler[wscmd.OpenSandbox, wscmd.OpenedSandbox]
 }
 
 // Dashboard holds the parsed templates and the cookie rules.

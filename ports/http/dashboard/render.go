@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -25,9 +26,10 @@ var pageNames = []string{"message", "sign_in", "link", "workspaces", "overview",
 
 func parsePages() (pages, error) {
 	funcs := template.FuncMap{
-		"date":     func(t any) string { return formatTime(t, "2 Jan 2006") },
-		"datetime": func(t any) string { return formatTime(t, "2006-01-02 15:04:05") },
-		"has":      func(list []string, s string) bool { return contains(list, s) },
+		"date":      func(t any) string { return formatTime(t, "2 Jan 2006") },
+		"datetime":  func(t any) string { return formatTime(t, "2006-01-02 15:04:05") },
+		"has":       func(list []string, s string) bool { return contains(list, s) },
+		"hasPrefix": strings.HasPrefix,
 		"str": func(p *string) string {
 			if p == nil {
 				return ""

@@ -13,7 +13,8 @@ type createWorkspaceRequest struct {
 	OwnerEmail string `json:"ownerEmail" validate:"required,email,max=254"`
 }
 
-// WorkspaceRoutes: POST /workspaces, GET /workspaces/{org}.
+// WorkspaceRoutes: POST /workspaces, GET /workspaces/{org}, POST /workspaces/{org}/sandbox
+// (opens and seeds the paired sandbox on first call: 201; then 200 with the same one).
 func WorkspaceRoutes(app workspaces.Application, dec *web.Decoder) Routes {
 	return Routes{
 		{Method: fiber.MethodPost, Path: "/workspaces", Handlers: []fiber.Handler{func(c *fiber.Ctx) error {
@@ -33,6 +34,16 @@ func WorkspaceRoutes(app workspaces.Application, dec *web.Decoder) Routes {
 				return err
 			}
 			return c.JSON(w)
+		}}},
+		{Method: fiber.MethodPost, Path: "/workspaces/:org/sandbox", Handlers: []fiber.Handler{func(c *fiber.Ctx) error {
+			sb, err := app.Commands.OpenSandbox.Handle(c.UserContext(), command.OpenSandbox{WorkspaceID: c.Params("org")})
+			if err != nil {
+				return err
+			}
+			if sb.Created {
+				return created(c, sb.Workspace)
+			}
+			return c.JSON(sb.Workspace)
 		}}},
 	}
 }

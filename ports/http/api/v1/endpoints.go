@@ -18,6 +18,10 @@ type Endpoint struct {
 	Handler fiber.Handler
 }
 
+// AnyScope marks an endpoint that any valid key may call, whatever its scopes (the
+// sandbox's test helpers: their own guard is the key's mode).
+const AnyScope keys.Scope = ""
+
 // Register mounts the endpoints. Check order: authentication (401), then the guards
 // (rate limits), then the route (404/405), the scope (403), and the handler's own
 // validation (422) and lookups (404). Every POST is Idempotent (its Idempotency-Key
@@ -30,10 +34,14 @@ func Register(app *fiber.App, auth fiber.Handler, guards []fiber.Handler, idem I
 	app.Use(args...)
 	routes := make([]web.Route, len(endpoints))
 	for i, e := range endpoints {
-		handlers := []fiber.Handler{RequireScope(e.Scope), e.Handler}
-		if e.Method == fiber.MethodPost {
-			handlers = []fiber.Handler{RequireScope(e.Scope), Idempotent(idem), e.Handler}
+		var handlers []fiber.Handler
+		if e.Scope != AnyScope {
+			handlers = append(handlers, RequireScope(e.Scope))
 		}
+		if e.Method == fiber.MethodPost {
+			handlers = append(handlers, Idempotent(idem))
+		}
+		handlers = append(handlers, e.Handler)
 		routes[i] = web.Route{Method: e.Method, Path: Prefix + e.Path, Handlers: handlers}
 	}
 	web.Mount(app, routes)
