@@ -256,6 +256,11 @@ func docsExamplesStory(t *testing.T, databaseURL string) docs.Examples {
 		r.call("getEvent", http.MethodGet, "/api/v1/events/"+eventID, nil, http.StatusOK)
 	}
 	r.stream("streamEvents", "/api/v1/events/stream?types=student.created")
+	// The test helper answers sandbox keys only.
+	var sandbox struct{ ID string }
+	env.Admin().Post(t, "/internal/v1/workspaces/"+ws+"/sandbox", map[string]any{}).Expect(t, http.StatusCreated).Decode(t, &sandbox)
+	_, r.key = env.CreateKey(t, sandbox.ID, "read:students")
+	r.call("triggerTestEvent", http.MethodPost, "/api/v1/test_helpers/events", map[string]any{"type": "order.paid"}, http.StatusCreated)
 	return r.out
 }
 

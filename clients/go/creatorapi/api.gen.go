@@ -519,8 +519,15 @@ type Certificate struct {
 	// IssuedAt RFC 3339, UTC.
 	//
 	// Examples: 2026-11-21T10:00:00Z
-	IssuedAt  Timestamp `json:"issuedAt"`
-	StudentId string    `json:"studentId"`
+	IssuedAt Timestamp `json:"issuedAt"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode  Livemode `json:"livemode"`
+	StudentId string   `json:"studentId"`
 }
 
 // CertificateIssuedEvent The envelope of `certificate.issued`.
@@ -532,8 +539,15 @@ type CertificateIssuedEvent struct {
 	Data      Certificate `json:"data"`
 
 	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	Id   string      `json:"id"`
-	Type interface{} `json:"type"`
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	WorkspaceId string `json:"workspace_id"`
@@ -553,8 +567,15 @@ type CourseArchivedEvent struct {
 	Data CourseDetail `json:"data"`
 
 	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	Id   string      `json:"id"`
-	Type interface{} `json:"type"`
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	WorkspaceId string `json:"workspace_id"`
@@ -574,8 +595,15 @@ type CourseDetail struct {
 	Description string    `json:"description"`
 
 	// Id Examples: crs_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	Id          string   `json:"id"`
-	LessonCount int      `json:"lessonCount"`
+	Id          string `json:"id"`
+	LessonCount int    `json:"lessonCount"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode    Livemode `json:"livemode"`
 	ModuleCount int      `json:"moduleCount"`
 	Modules     []Module `json:"modules"`
 
@@ -618,7 +646,14 @@ type CourseFields struct {
 	// Id Examples: crs_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	Id          string `json:"id"`
 	LessonCount int    `json:"lessonCount"`
-	ModuleCount int    `json:"moduleCount"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode    Livemode `json:"livemode"`
+	ModuleCount int      `json:"moduleCount"`
 
 	// PublishedAt RFC 3339, UTC; `null` when it has not happened.
 	//
@@ -660,8 +695,15 @@ type CoursePublishedEvent struct {
 	Data CourseDetail `json:"data"`
 
 	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	Id   string      `json:"id"`
-	Type interface{} `json:"type"`
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	WorkspaceId string `json:"workspace_id"`
@@ -710,6 +752,13 @@ type Enrollment struct {
 	// Id Examples: enr_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	Id string `json:"id"`
 
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode `json:"livemode"`
+
 	// RevokedAt RFC 3339, UTC; `null` when it has not happened.
 	//
 	// Examples: 2026-11-21T10:00:00Z
@@ -733,8 +782,15 @@ type EnrollmentCreatedEvent struct {
 	Data      Enrollment `json:"data"`
 
 	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	Id   string      `json:"id"`
-	Type interface{} `json:"type"`
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	WorkspaceId string `json:"workspace_id"`
@@ -749,8 +805,15 @@ type EnrollmentRevokedEvent struct {
 	Data      Enrollment `json:"data"`
 
 	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	Id   string      `json:"id"`
-	Type interface{} `json:"type"`
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	WorkspaceId string `json:"workspace_id"`
@@ -786,8 +849,15 @@ type EventEnvelope struct {
 	Data map[string]interface{} `json:"data"`
 
 	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	Id   string    `json:"id"`
-	Type EventType `json:"type"`
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode  `json:"livemode"`
+	Type     EventType `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	WorkspaceId string `json:"workspace_id"`
@@ -885,6 +955,13 @@ type LiveSession struct {
 	EndedAt *NullableTimestamp `json:"endedAt"`
 	Id      string             `json:"id"`
 
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode `json:"livemode"`
+
 	// StartedAt RFC 3339, UTC; `null` when it has not happened.
 	//
 	// Examples: 2026-11-21T10:00:00Z
@@ -910,8 +987,15 @@ type LiveSessionEndedEvent struct {
 	Data      LiveSession `json:"data"`
 
 	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	Id   string      `json:"id"`
-	Type interface{} `json:"type"`
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	WorkspaceId string `json:"workspace_id"`
@@ -926,12 +1010,25 @@ type LiveSessionStartedEvent struct {
 	Data      LiveSession `json:"data"`
 
 	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	Id   string      `json:"id"`
-	Type interface{} `json:"type"`
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	WorkspaceId string `json:"workspace_id"`
 }
+
+// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+// on). Sandbox and live data never see each other.
+//
+// Examples: true
+type Livemode = bool
 
 // MethodNotAllowedError 405: a known path with another method; the `Allow` header lists the methods.
 type MethodNotAllowedError struct {
@@ -1027,6 +1124,13 @@ type Order struct {
 		Title string `json:"title"`
 	} `json:"items"`
 
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode `json:"livemode"`
+
 	// PaidAt RFC 3339, UTC.
 	//
 	// Examples: 2026-11-21T10:00:00Z
@@ -1071,8 +1175,15 @@ type OrderPaidEvent struct {
 	Data Order `json:"data"`
 
 	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	Id   string      `json:"id"`
-	Type interface{} `json:"type"`
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	WorkspaceId string `json:"workspace_id"`
@@ -1089,8 +1200,15 @@ type OrderRefundedEvent struct {
 	Data Order `json:"data"`
 
 	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	Id   string      `json:"id"`
-	Type interface{} `json:"type"`
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	WorkspaceId string `json:"workspace_id"`
@@ -1142,11 +1260,18 @@ type Recording struct {
 	// CreatedAt RFC 3339, UTC.
 	//
 	// Examples: 2026-11-21T10:00:00Z
-	CreatedAt       Timestamp       `json:"createdAt"`
-	DurationSeconds int             `json:"durationSeconds"`
-	Id              string          `json:"id"`
-	LiveSessionId   string          `json:"liveSessionId"`
-	Status          RecordingStatus `json:"status"`
+	CreatedAt       Timestamp `json:"createdAt"`
+	DurationSeconds int       `json:"durationSeconds"`
+	Id              string    `json:"id"`
+	LiveSessionId   string    `json:"liveSessionId"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode        `json:"livemode"`
+	Status   RecordingStatus `json:"status"`
 }
 
 // RecordingStatus defines model for Recording.Status.
@@ -1161,8 +1286,15 @@ type RecordingReadyEvent struct {
 	Data      Recording `json:"data"`
 
 	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	Id   string      `json:"id"`
-	Type interface{} `json:"type"`
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	WorkspaceId string `json:"workspace_id"`
@@ -1194,6 +1326,13 @@ type Student struct {
 
 	// LastName Examples: Lovelace
 	LastName string `json:"lastName"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode `json:"livemode"`
 
 	// Metadata Examples: {"plan":"pro"}
 	Metadata map[string]string `json:"metadata"`
@@ -1281,8 +1420,15 @@ type StudentCreatedEvent struct {
 	Data      Student   `json:"data"`
 
 	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	Id   string      `json:"id"`
-	Type interface{} `json:"type"`
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	WorkspaceId string `json:"workspace_id"`
@@ -1297,8 +1443,15 @@ type StudentDeletedEvent struct {
 	Data      Student   `json:"data"`
 
 	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	Id   string      `json:"id"`
-	Type interface{} `json:"type"`
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	WorkspaceId string `json:"workspace_id"`
@@ -1348,8 +1501,15 @@ type StudentUpdatedEvent struct {
 	Data      Student   `json:"data"`
 
 	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	Id   string      `json:"id"`
-	Type interface{} `json:"type"`
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	WorkspaceId string `json:"workspace_id"`
@@ -1359,6 +1519,27 @@ type StudentUpdatedEvent struct {
 //
 // Examples: 2026-11-21T10:00:00Z
 type Timestamp = time.Time
+
+// TriggerEventRequest defines model for TriggerEventRequest.
+type TriggerEventRequest struct {
+	Type EventType `json:"type"`
+}
+
+// TriggeredEvent defines model for TriggeredEvent.
+type TriggeredEvent struct {
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode `json:"livemode"`
+
+	// ResourceId The id of the resource whose change produced the event (its student, order, enrollment, course, live session, recording or certificate).
+	//
+	// Examples: ord_01JD4Y2Q8N5X3V7W9K1M6P0R2T
+	ResourceId string    `json:"resourceId"`
+	Type       EventType `json:"type"`
+}
 
 // UnauthorizedError 401: a missing, malformed, unknown or revoked key.
 type UnauthorizedError struct {
@@ -1626,6 +1807,19 @@ type UpdateStudentParams struct {
 // UpdateStudent200JSONResponseBody defines parameters for UpdateStudent.
 type UpdateStudent200JSONResponseBody struct {
 	union json.RawMessage
+}
+
+// TriggerTestEventParams defines parameters for TriggerTestEvent.
+type TriggerTestEventParams struct {
+	// IdempotencyKey Makes the call safe to retry: send a new value per logical call and the same value on
+	// its retries. For 24 hours a repeat by the same API key answers the first success
+	// unchanged (with `Idempotent-Replayed: true`) instead of running again; another request
+	// with the value is `422 invalid_request` (`param: Idempotency-Key`). Errors are not
+	// stored: a retry after one runs again.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XRequestId Your id for this request (up to 128 characters of letters, digits, `-_.:`); echoed in the response, generated when absent or unusable.
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
 }
 
 // OnCertificateIssuedParams defines parameters for OnCertificateIssued.
@@ -1912,6 +2106,9 @@ type UpsertStudentsJSONRequestBody = StudentBatchRequest
 
 // UpdateStudentJSONRequestBody defines body for UpdateStudent for application/json ContentType.
 type UpdateStudentJSONRequestBody = StudentChanges
+
+// TriggerTestEventJSONRequestBody defines body for TriggerTestEvent for application/json ContentType.
+type TriggerTestEventJSONRequestBody = TriggerEventRequest
 
 // OnCertificateIssuedJSONRequestBody defines body for OnCertificateIssued for application/json ContentType.
 type OnCertificateIssuedJSONRequestBody = CertificateIssuedEvent
@@ -2965,6 +3162,32 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /api/v1/students/{id} (the `UpdateStudent` operationId).
 	UpdateStudent(ctx context.Context, id string, params *UpdateStudentParams, body UpdateStudentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TriggerTestEventWithBody Trigger an event in the sandbox
+	//
+	// Sandbox keys (`svc_test_...`) only; a live key gets `403 forbidden`. Runs, in the key's
+	// sandbox, the real use case behind `type` (e.g. `order.paid` creates a published course,
+	// a student and a paid order), so the event, and those of its setup, flow through the
+	// outbox to the sandbox's webhook endpoints and events feed. Any sandbox key may call it,
+	// whatever its scopes. `type` is one of the 13 public catalogue types (else `422`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/events (the `TriggerTestEvent` operationId).
+	TriggerTestEventWithBody(ctx context.Context, params *TriggerTestEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TriggerTestEvent Trigger an event in the sandbox
+	//
+	// Sandbox keys (`svc_test_...`) only; a live key gets `403 forbidden`. Runs, in the key's
+	// sandbox, the real use case behind `type` (e.g. `order.paid` creates a published course,
+	// a student and a paid order), so the event, and those of its setup, flow through the
+	// outbox to the sandbox's webhook endpoints and events feed. Any sandbox key may call it,
+	// whatever its scopes. `type` is one of the 13 public catalogue types (else `422`).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/events (the `TriggerTestEvent` operationId).
+	TriggerTestEvent(ctx context.Context, params *TriggerTestEventParams, body TriggerTestEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetAnalyticsSummary Revenue and completion over a window
@@ -3433,6 +3656,52 @@ func (c *Client) UpdateStudentWithBody(ctx context.Context, id string, params *U
 // Corresponds with PATCH /api/v1/students/{id} (the `UpdateStudent` operationId).
 func (c *Client) UpdateStudent(ctx context.Context, id string, params *UpdateStudentParams, body UpdateStudentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateStudentRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TriggerTestEventWithBody Trigger an event in the sandbox
+//
+// Sandbox keys (`svc_test_...`) only; a live key gets `403 forbidden`. Runs, in the key's
+// sandbox, the real use case behind `type` (e.g. `order.paid` creates a published course,
+// a student and a paid order), so the event, and those of its setup, flow through the
+// outbox to the sandbox's webhook endpoints and events feed. Any sandbox key may call it,
+// whatever its scopes. `type` is one of the 13 public catalogue types (else `422`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/test_helpers/events (the `TriggerTestEvent` operationId).
+func (c *Client) TriggerTestEventWithBody(ctx context.Context, params *TriggerTestEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTriggerTestEventRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TriggerTestEvent Trigger an event in the sandbox
+//
+// Sandbox keys (`svc_test_...`) only; a live key gets `403 forbidden`. Runs, in the key's
+// sandbox, the real use case behind `type` (e.g. `order.paid` creates a published course,
+// a student and a paid order), so the event, and those of its setup, flow through the
+// outbox to the sandbox's webhook endpoints and events feed. Any sandbox key may call it,
+// whatever its scopes. `type` is one of the 13 public catalogue types (else `422`).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/test_helpers/events (the `TriggerTestEvent` operationId).
+func (c *Client) TriggerTestEvent(ctx context.Context, params *TriggerTestEventParams, body TriggerTestEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTriggerTestEventRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -4632,6 +4901,72 @@ func NewUpdateStudentRequestWithBody(server string, id string, params *UpdateStu
 	return req, nil
 }
 
+// NewTriggerTestEventRequest calls the generic TriggerTestEvent builder with application/json body
+func NewTriggerTestEventRequest(server string, params *TriggerTestEventParams, body TriggerTestEventJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTriggerTestEventRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewTriggerTestEventRequestWithBody constructs an http.Request for the TriggerTestEvent method, with any body, and a specified content type
+func NewTriggerTestEventRequestWithBody(server string, params *TriggerTestEventParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/test_helpers/events")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+		if params.XRequestId != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -4975,6 +5310,32 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /api/v1/students/{id} (the `UpdateStudent` operationId).
 	UpdateStudentWithResponse(ctx context.Context, id string, params *UpdateStudentParams, body UpdateStudentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateStudentResponse, error)
+
+	// TriggerTestEventWithBodyWithResponse Trigger an event in the sandbox
+	//
+	// Sandbox keys (`svc_test_...`) only; a live key gets `403 forbidden`. Runs, in the key's
+	// sandbox, the real use case behind `type` (e.g. `order.paid` creates a published course,
+	// a student and a paid order), so the event, and those of its setup, flow through the
+	// outbox to the sandbox's webhook endpoints and events feed. Any sandbox key may call it,
+	// whatever its scopes. `type` is one of the 13 public catalogue types (else `422`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/events (the `TriggerTestEvent` operationId).
+	TriggerTestEventWithBodyWithResponse(ctx context.Context, params *TriggerTestEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TriggerTestEventResponse, error)
+
+	// TriggerTestEventWithResponse Trigger an event in the sandbox
+	//
+	// Sandbox keys (`svc_test_...`) only; a live key gets `403 forbidden`. Runs, in the key's
+	// sandbox, the real use case behind `type` (e.g. `order.paid` creates a published course,
+	// a student and a paid order), so the event, and those of its setup, flow through the
+	// outbox to the sandbox's webhook endpoints and events feed. Any sandbox key may call it,
+	// whatever its scopes. `type` is one of the 13 public catalogue types (else `422`).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/events (the `TriggerTestEvent` operationId).
+	TriggerTestEventWithResponse(ctx context.Context, params *TriggerTestEventParams, body TriggerTestEventJSONRequestBody, reqEditors ...RequestEditorFn) (*TriggerTestEventResponse, error)
 }
 
 // GetAnalyticsSummaryResponse200Headers the declared response headers of an HTTP 200 response for GetAnalyticsSummary
@@ -7448,6 +7809,157 @@ func (r UpdateStudentResponse) ContentType() string {
 	return ""
 }
 
+// TriggerTestEventResponse201Headers the declared response headers of an HTTP 201 response for TriggerTestEvent
+type TriggerTestEventResponse201Headers struct {
+	IdempotentReplayed       *string
+	XRateLimitDailyLimit     int
+	XRateLimitDailyRemaining int
+	XRateLimitDailyReset     int
+	XRateLimitLimit          int
+	XRateLimitRemaining      int
+	XRateLimitReset          int
+	XRequestId               string
+}
+
+// TriggerTestEventResponse401Headers the declared response headers of an HTTP 401 response for TriggerTestEvent
+type TriggerTestEventResponse401Headers struct {
+	WWWAuthenticate          *string
+	XRateLimitDailyLimit     int
+	XRateLimitDailyRemaining int
+	XRateLimitDailyReset     int
+	XRateLimitLimit          int
+	XRateLimitRemaining      int
+	XRateLimitReset          int
+	XRequestId               string
+}
+
+// TriggerTestEventResponse403Headers the declared response headers of an HTTP 403 response for TriggerTestEvent
+type TriggerTestEventResponse403Headers struct {
+	XRateLimitDailyLimit     int
+	XRateLimitDailyRemaining int
+	XRateLimitDailyReset     int
+	XRateLimitLimit          int
+	XRateLimitRemaining      int
+	XRateLimitReset          int
+	XRequestId               string
+}
+
+// TriggerTestEventResponse422Headers the declared response headers of an HTTP 422 response for TriggerTestEvent
+type TriggerTestEventResponse422Headers struct {
+	XRateLimitDailyLimit     int
+	XRateLimitDailyRemaining int
+	XRateLimitDailyReset     int
+	XRateLimitLimit          int
+	XRateLimitRemaining      int
+	XRateLimitReset          int
+	XRequestId               string
+}
+
+// TriggerTestEventResponse429Headers the declared response headers of an HTTP 429 response for TriggerTestEvent
+type TriggerTestEventResponse429Headers struct {
+	RetryAfter               int
+	XRateLimitDailyLimit     int
+	XRateLimitDailyRemaining int
+	XRateLimitDailyReset     int
+	XRateLimitLimit          int
+	XRateLimitRemaining      int
+	XRateLimitReset          int
+	XRequestId               string
+}
+
+// TriggerTestEventResponse500Headers the declared response headers of an HTTP 500 response for TriggerTestEvent
+type TriggerTestEventResponse500Headers struct {
+	XRequestId string
+}
+
+type TriggerTestEventResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *TriggeredEvent
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *InvalidRequest
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *TriggerTestEventResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *TriggerTestEventResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *TriggerTestEventResponse403Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *TriggerTestEventResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TriggerTestEventResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *TriggerTestEventResponse500Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r TriggerTestEventResponse) GetJSON201() *TriggeredEvent {
+	return r.JSON201
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r TriggerTestEventResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r TriggerTestEventResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r TriggerTestEventResponse) GetJSON422() *InvalidRequest {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r TriggerTestEventResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r TriggerTestEventResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r TriggerTestEventResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TriggerTestEventResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TriggerTestEventResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TriggerTestEventResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetAnalyticsSummaryWithResponse Revenue and completion over a window
 //
 // Sums over the UTC days from `from` to `to`, both inclusive (default: the 30 days ending
@@ -7866,6 +8378,44 @@ func (c *ClientWithResponses) UpdateStudentWithResponse(ctx context.Context, id 
 		return nil, err
 	}
 	return ParseUpdateStudentResponse(rsp)
+}
+
+// TriggerTestEventWithBodyWithResponse Trigger an event in the sandbox
+//
+// Sandbox keys (`svc_test_...`) only; a live key gets `403 forbidden`. Runs, in the key's
+// sandbox, the real use case behind `type` (e.g. `order.paid` creates a published course,
+// a student and a paid order), so the event, and those of its setup, flow through the
+// outbox to the sandbox's webhook endpoints and events feed. Any sandbox key may call it,
+// whatever its scopes. `type` is one of the 13 public catalogue types (else `422`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/events (the `TriggerTestEvent` operationId).
+func (c *ClientWithResponses) TriggerTestEventWithBodyWithResponse(ctx context.Context, params *TriggerTestEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TriggerTestEventResponse, error) {
+	rsp, err := c.TriggerTestEventWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTriggerTestEventResponse(rsp)
+}
+
+// TriggerTestEventWithResponse Trigger an event in the sandbox
+//
+// Sandbox keys (`svc_test_...`) only; a live key gets `403 forbidden`. Runs, in the key's
+// sandbox, the real use case behind `type` (e.g. `order.paid` creates a published course,
+// a student and a paid order), so the event, and those of its setup, flow through the
+// outbox to the sandbox's webhook endpoints and events feed. Any sandbox key may call it,
+// whatever its scopes. `type` is one of the 13 public catalogue types (else `422`).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/events (the `TriggerTestEvent` operationId).
+func (c *ClientWithResponses) TriggerTestEventWithResponse(ctx context.Context, params *TriggerTestEventParams, body TriggerTestEventJSONRequestBody, reqEditors ...RequestEditorFn) (*TriggerTestEventResponse, error) {
+	rsp, err := c.TriggerTestEvent(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTriggerTestEventResponse(rsp)
 }
 
 // ParseGetAnalyticsSummaryResponse parses an HTTP response from a GetAnalyticsSummaryWithResponse call
@@ -13631,6 +14181,361 @@ func ParseUpdateStudentResponse(rsp *http.Response) (*UpdateStudentResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers UpdateStudentResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTriggerTestEventResponse parses an HTTP response from a TriggerTestEventWithResponse call
+func ParseTriggerTestEventResponse(rsp *http.Response) (*TriggerTestEventResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TriggerTestEventResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest TriggeredEvent
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest InvalidRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers TriggerTestEventResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Daily-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Daily-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitDailyLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Daily-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Daily-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitDailyRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Daily-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Daily-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitDailyReset = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers TriggerTestEventResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Daily-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Daily-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitDailyLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Daily-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Daily-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitDailyRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Daily-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Daily-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitDailyReset = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers TriggerTestEventResponse403Headers
+		if values := rsp.Header.Values("X-RateLimit-Daily-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Daily-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitDailyLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Daily-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Daily-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitDailyRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Daily-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Daily-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitDailyReset = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 422:
+		var headers TriggerTestEventResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Daily-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Daily-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitDailyLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Daily-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Daily-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitDailyRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Daily-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Daily-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitDailyReset = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers TriggerTestEventResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Daily-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Daily-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitDailyLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Daily-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Daily-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitDailyRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Daily-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Daily-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitDailyReset = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers TriggerTestEventResponse500Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
