@@ -38,7 +38,7 @@ func (h *Dashboard) deliveriesPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f := webhookquery.LogFilter{WorkspaceID: membershipOf(c).WorkspaceID, WebhookID: w.ID,
+	f := webhookquery.LogFilter{WorkspaceID: dataWorkspace(c), WebhookID: w.ID,
 		Status: c.Query("status"), EventType: c.Query("type"), Search: c.Query("q")}
 	page, err := h.d.Webhooks.Queries.DeliveryLogPage.Handle(c.UserContext(), webhookquery.DeliveryLogPage{Filter: f,
 		Page: platform.PageRequest{Limit: deliveriesPerPage, After: parsePosition(c.Query("before"))}})
@@ -55,12 +55,15 @@ func (h *Dashboard) deliveriesPage(c *fiber.Ctx) error {
 	}
 	if page.Next != nil {
 		q := url.Values{"before": {formatPosition(page.Next)}}
+		if testMode(c) {
+			q.Set("mode", "test")
+		}
 		for k, v := range map[string]string{"status": f.Status, "type": f.EventType, "q": f.Search} {
 			if v != "" {
 				q.Set(k, v)
 			}
 		}
-		d.Next = template.URL(Prefix + "/w/" + f.WorkspaceID + "/webhooks/" + w.ID + "/deliveries?" + q.Encode())
+		d.Next = template.URL(Prefix + "/w/" + membershipOf(c).WorkspaceID + "/webhooks/" + w.ID + "/deliveries?" + q.Encode())
 	}
 	since := h.d.Clock.Now().Add(-24 * time.Hour)
 	if w.FailingSince != nil {
@@ -93,7 +96,7 @@ func (h *Dashboard) deliveryPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ws := membershipOf(c).WorkspaceID
+	ws := dataWorkspace(c)
 	det, err := h.d.Webhooks.Queries.GetDelivery.Handle(c.UserContext(), webhookquery.GetDelivery{WorkspaceID: ws, WebhookID: w.ID, DeliveryID: c.Params("did")})
 	if err != nil {
 		return err
@@ -126,7 +129,7 @@ func headerLines(h http.Header) []headerLine {
 }
 
 func (h *Dashboard) resendDelivery(c *fiber.Ctx) error {
-	ws := membershipOf(c).WorkspaceID
+	ws := dataWorkspace(c)
 	w, err := h.findWebhook(c)
 	if err != nil {
 		return err
@@ -141,11 +144,11 @@ func (h *Dashboard) resendDelivery(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Redirect(Prefix+"/w/"+ws+"/webhooks/"+w.ID+"/deliveries/"+c.Params("did")+"?notice=resent", fiber.StatusSeeOther)
+	return c.Redirect(withMode(c, Prefix+"/w/"+membershipOf(c).WorkspaceID+"/webhooks/"+w.ID+"/deliveries/"+c.Params("did")+"?notice=resent"), fiber.StatusSeeOther)
 }
 
 func (h *Dashboard) recoverDeliveries(c *fiber.Ctx) error {
-	ws := membershipOf(c).WorkspaceID
+	ws := dataWorkspace(c)
 	since, err := time.Parse(sinceLayout, formValue(c, "since"))
 	if err != nil {
 		return fiber.NewError(fiber.StatusUnprocessableEntity, "Since: give a date and time (UTC), e.g. 2026-01-31T08:00.")
@@ -159,5 +162,8 @@ func (h *Dashboard) recoverDeliveries(c *fiber.Ctx) error {
 		return err
 	}
 	q := url.Values{"recovered": {strconv.Itoa(r.Recovered)}}
-	return c.Redirect(Prefix+"/w/"+ws+"/webhooks/"+c.Params("id")+"/deliveries?"+q.Encode(), fiber.StatusSeeOther)
+	if testMode(c) {
+		q.Set("mode", "test")
+	}
+	return c.Redirect(Prefix+"/w/"+membershipOf(c).WorkspaceID+"/webhooks/"+c.Params("id")+"/deliveries?"+q.Encode(), fiber.StatusSeeOther)
 }

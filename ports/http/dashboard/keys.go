@@ -3,13 +3,10 @@ package dashboard
 import (
 	"github.com/gofiber/fiber/v2"
 
-	wscmd "github.com/creatorapi/creatorapi/application/workspaces/command"
-
 	"github.com/creatorapi/creatorapi/application/keys/command"
 	"github.com/creatorapi/creatorapi/application/keys/query"
 	"github.com/creatorapi/creatorapi/application/platform"
 	domainkeys "github.com/creatorapi/creatorapi/domain/keys"
-	"github.com/creatorapi/creatorapi/domain/workspaces"
 )
 
 type scopeBox struct {
@@ -34,7 +31,7 @@ func (h *Dashboard) keysPage(c *fiber.Ctx) error {
 }
 
 func (h *Dashboard) renderKeys(c *fiber.Ctx, status int, errText, name string, checked []string) error {
-	page, err := h.d.Keys.Queries.KeyPage.Handle(c.UserContext(), query.KeyPage{WorkspaceID: keysWorkspace(c),
+	page, err := h.d.Keys.Queries.KeyPage.Handle(c.UserContext(), query.KeyPage{WorkspaceID: dataWorkspace(c),
 		Page: platform.PageRequest{Limit: keysPerPage, After: parsePosition(c.Query("before"))}})
 	if err != nil {
 		return err
@@ -66,13 +63,9 @@ type createdData struct {
 func (h *Dashboard) createKey(c *fiber.Ctx) error {
 	name := formValue(c, "name")
 	scopes := formValues(c, "scopes")
-	ws := membershipOf(c).WorkspaceID
-	if testMode(c) && h.d.OpenSandbox != nil {
-		sb, err := h.d.OpenSandbox.Handle(c.UserContext(), wscmd.OpenSandbox{WorkspaceID: ws})
-		if err != nil {
-			return err
-		}
-		ws = sb.ID
+	ws, err := h.openDataWorkspace(c)
+	if err != nil {
+		return err
 	}
 	k, err := h.d.Keys.Commands.CreateKey.Handle(c.UserContext(), command.CreateKey{
 		WorkspaceID: ws, Name: name, Scopes: scopes})
@@ -89,7 +82,7 @@ func (h *Dashboard) createKey(c *fiber.Ctx) error {
 
 // findKey returns the workspace's key or NotFound (another workspace's id included).
 func (h *Dashboard) findKey(c *fiber.Ctx) (query.Key, error) {
-	return h.d.Keys.Queries.GetKey.Handle(c.UserContext(), query.GetKey{WorkspaceID: keysWorkspace(c), KeyID: c.Params("id")})
+	return h.d.Keys.Queries.GetKey.Handle(c.UserContext(), query.GetKey{WorkspaceID: dataWorkspace(c), KeyID: c.Params("id")})
 }
 
 func (h *Dashboard) confirmRevoke(c *fiber.Ctx) error {
@@ -102,25 +95,8 @@ func (h *Dashboard) confirmRevoke(c *fiber.Ctx) error {
 
 func (h *Dashboard) revokeKey(c *fiber.Ctx) error {
 	m := membershipOf(c)
-	if _, err := h.d.Keys.Commands.RevokeKey.Handle(c.UserContext(), command.RevokeKey{WorkspaceID: keysWorkspace(c), KeyID: c.Params("id")}); err != nil {
+	if _, err := h.d.Keys.Commands.RevokeKey.Handle(c.UserContext(), command.RevokeKey{WorkspaceID: dataWorkspace(c), KeyID: c.Params("id")}); err != nil {
 		return err
 	}
-	if testMode(c) {
-		return c.Redirect(Prefix+"/w/"+m.WorkspaceID+"/keys?mode=test&notice=revoked", fiber.StatusSeeOther)
-	}
-	return c.Redirect(Prefix+"/w/"+m.WorkspaceID+"/keys?notice=revoked", fiber.StatusSeeOther)
-}
-
-// testMode is the test-data switch: ?mode=test on a page, mode=test in a form. The
-// membership stays the live workspace's (the sandbox has no members of its own).
-func testMode(c *fiber.Ctx) bool { return c.Query("mode") == "test" || formValue(c, "mode") == "test" }
-
-// keysWorkspace is the workspace whose keys the page shows: the live one, or its
-// sandbox's derived id under the switch (no sandbox yet: an empty list).
-func keysWorkspace(c *fiber.Ctx) string {
-	ws := membershipOf(c).WorkspaceID
-	if testMode(c) {
-		return workspaces.SandboxID(ws)
-	}
-	return ws
+	return c.Redirect(withMode(c, Prefix+"/w/"+m.WorkspaceID+"/keys?notice=revoked"), fiber.StatusSeeOther)
 }

@@ -78,6 +78,7 @@ type view struct {
 	Notice     string
 	Error      string
 	Data       any
+	TestData   bool // the test-data switch is on: links and forms keep mode=test
 }
 
 type message struct{ Text, Link, LinkText string }
@@ -92,6 +93,7 @@ func (h *Dashboard) render(c *fiber.Ctx, status int, page string, v view) error 
 		v.Owner = m.Role.ManagesPeople()
 		v.Base = Prefix + "/w/" + m.WorkspaceID
 		v.Workspaces, _ = c.Locals(workspacesKey{}).([]members.Membership)
+		v.TestData = testMode(c)
 	}
 	if msg := inputFault(c); msg != "" && (status == fiber.StatusOK || status == fiber.StatusUnprocessableEntity) {
 		status, v.Error = fiber.StatusUnprocessableEntity, msg // a page re-shown for a refused input

@@ -22,7 +22,7 @@ type endpointData struct {
 
 // findWebhook returns the workspace's endpoint or NotFound (another workspace's id included).
 func (h *Dashboard) findWebhook(c *fiber.Ctx) (webhookquery.Webhook, error) {
-	list, err := h.d.Webhooks.Queries.ListWebhooks.Handle(c.UserContext(), membershipOf(c).WorkspaceID)
+	list, err := h.d.Webhooks.Queries.ListWebhooks.Handle(c.UserContext(), dataWorkspace(c))
 	if err != nil {
 		return webhookquery.Webhook{}, err
 	}
@@ -46,7 +46,7 @@ func (h *Dashboard) renderEndpoint(c *fiber.Ctx, status int, errText, url string
 	if url == "" && types == nil {
 		url, types = w.URL, w.Events
 	}
-	f := webhookquery.LogFilter{WorkspaceID: membershipOf(c).WorkspaceID, WebhookID: w.ID}
+	f := webhookquery.LogFilter{WorkspaceID: dataWorkspace(c), WebhookID: w.ID}
 	recent, err := h.d.Webhooks.Queries.DeliveryLogPage.Handle(c.UserContext(), webhookquery.DeliveryLogPage{Filter: f, Page: platform.PageRequest{Limit: 5}})
 	if err != nil {
 		return err
@@ -68,13 +68,13 @@ func (h *Dashboard) renderEndpoint(c *fiber.Ctx, status int, errText, url string
 }
 
 func (h *Dashboard) endpointURL(c *fiber.Ctx, notice string) string {
-	return Prefix + "/w/" + membershipOf(c).WorkspaceID + "/webhooks/" + c.Params("id") + "?notice=" + notice
+	return withMode(c, Prefix+"/w/"+membershipOf(c).WorkspaceID+"/webhooks/"+c.Params("id")+"?notice="+notice)
 }
 
 func (h *Dashboard) updateWebhook(c *fiber.Ctx) error {
 	url, types := formValue(c, "url"), formValues(c, "events")
 	_, err := h.d.Webhooks.Commands.UpdateWebhook.Handle(c.UserContext(), webhookcmd.UpdateWebhook{
-		WorkspaceID: membershipOf(c).WorkspaceID, WebhookID: c.Params("id"), URL: url, Events: types})
+		WorkspaceID: dataWorkspace(c), WebhookID: c.Params("id"), URL: url, Events: types})
 	if msg, ok := formError(err); ok {
 		return h.renderEndpoint(c, fiber.StatusUnprocessableEntity, msg, url, types)
 	}
@@ -87,7 +87,7 @@ func (h *Dashboard) updateWebhook(c *fiber.Ctx) error {
 func (h *Dashboard) setWebhookStatus(enabled bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		_, err := h.d.Webhooks.Commands.SetWebhookStatus.Handle(c.UserContext(), webhookcmd.SetWebhookStatus{
-			WorkspaceID: membershipOf(c).WorkspaceID, WebhookID: c.Params("id"), Enabled: enabled})
+			WorkspaceID: dataWorkspace(c), WebhookID: c.Params("id"), Enabled: enabled})
 		if err != nil {
 			return err
 		}
@@ -102,7 +102,7 @@ func (h *Dashboard) setWebhookStatus(enabled bool) fiber.Handler {
 // rotateSecret shows the new secret in the response to the POST, once (no-store).
 func (h *Dashboard) rotateSecret(c *fiber.Ctx) error {
 	w, err := h.d.Webhooks.Commands.RotateSecret.Handle(c.UserContext(), webhookcmd.RotateSecret{
-		WorkspaceID: membershipOf(c).WorkspaceID, WebhookID: c.Params("id")})
+		WorkspaceID: dataWorkspace(c), WebhookID: c.Params("id")})
 	if err != nil {
 		return err
 	}
@@ -117,14 +117,13 @@ func (h *Dashboard) rotateSecret(c *fiber.Ctx) error {
 }
 
 func (h *Dashboard) sendTestEvent(c *fiber.Ctx) error {
-	ws := membershipOf(c).WorkspaceID
 	sent, err := h.d.Webhooks.Commands.SendTestEvent.Handle(c.UserContext(), webhookcmd.SendTestEvent{
-		WorkspaceID: ws, WebhookID: c.Params("id"), Type: formValue(c, "type")})
+		WorkspaceID: dataWorkspace(c), WebhookID: c.Params("id"), Type: formValue(c, "type")})
 	if msg, ok := formError(err); ok {
 		return h.renderEndpoint(c, fiber.StatusUnprocessableEntity, msg, "", nil)
 	}
 	if err != nil {
 		return err
 	}
-	return c.Redirect(Prefix+"/w/"+ws+"/webhooks/"+c.Params("id")+"/deliveries/"+sent.DeliveryID+"?notice=test", fiber.StatusSeeOther)
+	return c.Redirect(withMode(c, Prefix+"/w/"+membershipOf(c).WorkspaceID+"/webhooks/"+c.Params("id")+"/deliveries/"+sent.DeliveryID+"?notice=test"), fiber.StatusSeeOther)
 }

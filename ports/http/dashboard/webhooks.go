@@ -45,7 +45,7 @@ func (h *Dashboard) webhooksPage(c *fiber.Ctx) error {
 }
 
 func (h *Dashboard) renderWebhooks(c *fiber.Ctx, status int, errText, url string, checked []string) error {
-	ws := membershipOf(c).WorkspaceID
+	ws := dataWorkspace(c)
 	list, err := h.d.Webhooks.Queries.ListWebhooks.Handle(c.UserContext(), ws)
 	if err != nil {
 		return err
@@ -71,8 +71,12 @@ type secretData struct {
 // createWebhook shows the signing secret in the response to the POST, once (no-store).
 func (h *Dashboard) createWebhook(c *fiber.Ctx) error {
 	url, types := formValue(c, "url"), formValues(c, "events")
+	ws, err := h.openDataWorkspace(c)
+	if err != nil {
+		return err
+	}
 	w, err := h.d.Webhooks.Commands.CreateWebhook.Handle(c.UserContext(), webhookcmd.CreateWebhook{
-		WorkspaceID: membershipOf(c).WorkspaceID, URL: url, Events: types})
+		WorkspaceID: ws, URL: url, Events: types})
 	if msg, ok := formError(err); ok {
 		return h.renderWebhooks(c, fiber.StatusUnprocessableEntity, msg, url, types)
 	}
