@@ -210,6 +210,9 @@ func memberPages(b *browserSite, d a11yData) []a11yPage {
 		{"delivery-failed", b.visit(d.base + "/webhooks/" + d.failingEndpoint + "/deliveries/" + d.failedDelivery)},
 		{"delivery-succeeded", b.visit(d.base + "/webhooks/" + d.workingEndpoint + "/deliveries/" + d.succeededDelivery)},
 		{"event-catalogue", b.visit(d.base + "/webhooks/events")},
+		{"webhooks-test-data", b.visit(d.base + "/webhooks?mode=test")},
+		{"endpoint-test-data", b.visit(d.base + "/webhooks/" + d.sandboxEndpoint + "?mode=test")},
+		{"delivery-log-test-data", b.visit(d.base + "/webhooks/" + d.sandboxEndpoint + "/deliveries?mode=test")},
 	}
 }
 
@@ -219,6 +222,7 @@ type a11yData struct {
 	keyID                             string
 	workingEndpoint, failingEndpoint  string
 	succeededDelivery, failedDelivery string
+	sandboxEndpoint                   string // an endpoint of the sandbox, for the test-data switch
 	invitation                        string // the developer's invitation link, not yet accepted
 }
 
@@ -244,6 +248,9 @@ func seedA11yData(t *testing.T, b *browserSite) a11yData {
 		`{"url":"`+rc.URL+`/hooks/creatorapi/students-and-orders","events":["student.created","order.paid","order.refunded"]}`)["id"].(string)
 	d.failingEndpoint = b.operator(http.MethodPost, "/workspaces/"+ws+"/webhooks",
 		`{"url":"`+rc.URL+`/hooks/broken","events":["student.created"]}`)["id"].(string)
+	sb := b.operator(http.MethodPost, "/workspaces/"+ws+"/sandbox", `{}`)["id"].(string)
+	d.sandboxEndpoint = b.operator(http.MethodPost, "/workspaces/"+sb+"/webhooks",
+		`{"url":"https://hooks.example.com/creatorapi/sandbox","events":["order.paid"]}`)["id"].(string)
 
 	// Deliveries: a student through the public API reaches both endpoints.
 	if s := b.publicPost(key, "/api/v1/students", `{"email":"ada@example.com","firstName":"Ada","lastName":"Lovelace"}`); s != http.StatusCreated {
