@@ -215,6 +215,7 @@ func TestSignInRequestsCannotLockOutThePerson(t *testing.T) {
 
 // The request does the same work for an address with an account and one without.
 func TestSignInRequestTimeTellsNothing(t *testing.T) {
+	testenv.Serial(t, "compares median answer times within 10 %: beside the parallel phase's load the medians drifted 14 % apart")
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		d := startDashboard(t, dbURL, "")
 		const people = 50
