@@ -3,6 +3,7 @@ package tests
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -108,17 +109,7 @@ func TestEndToEndWithTheBuiltBinary(t *testing.T) {
 		}
 
 		// SIGTERM drains and exits cleanly.
-		_ = server.Process.Signal(os.Interrupt)
-		done := make(chan error, 1)
-		go func() { done <- server.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("serve exited with %v\n%s", err, logs.String())
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatal("serve did not stop on SIGINT")
-		}
+		stopServe(t, server, &logs)
 	})
 }
 
@@ -136,6 +127,23 @@ func binaryCLI(t *testing.T, bin string, env []string) func(args ...string) []by
 			t.Fatalf("creatorapi %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 		}
 		return out
+	}
+}
+
+// stopServe sends SIGINT to a `creatorapi serve` and fails unless it drains and exits
+// cleanly within 20 s.
+func stopServe(t *testing.T, server *exec.Cmd, logs fmt.Stringer) {
+	t.Helper()
+	_ = server.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- server.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve exited with %v\n%s", err, logs.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not stop on SIGINT")
 	}
 }
 

@@ -14,14 +14,7 @@ import (
 // Retry-After of a few seconds, promptly (the proxy drops connections as a dying server
 // does), and succeed again once it is back.
 func TestPostgresOutageAnswersRetryAfter(t *testing.T) {
-	dbURL := testenv.NewPostgresURL(t)
-	u, err := url.Parse(dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := testenv.NewTCPProxy(t, u.Host)
-	u.Host = proxy.Addr
-	env := testenv.Start(t, u.String())
+	env, proxy := startBehindProxy(t)
 	ws := env.CreateWorkspace(t, "Academy")
 	_, key := env.CreateKey(t, ws, "read:students", "write:students")
 	api := env.API(key)
@@ -67,14 +60,7 @@ func TestPostgresOutageAnswersRetryAfter(t *testing.T) {
 // A PostgreSQL that stops answering without closing connections (a partition): a request
 // ends in 500 internal_error with Retry-After after connect_timeout (5 s), never hangs.
 func TestSilentPostgresAnswersWithinTheTimeout(t *testing.T) {
-	dbURL := testenv.NewPostgresURL(t)
-	u, err := url.Parse(dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := testenv.NewTCPProxy(t, u.Host)
-	u.Host = proxy.Addr
-	env := testenv.Start(t, u.String())
+	env, proxy := startBehindProxy(t)
 	ws := env.CreateWorkspace(t, "Academy")
 	_, key := env.CreateKey(t, ws, "read:students")
 	api := env.API(key)
@@ -100,4 +86,17 @@ func TestSilentPostgresAnswersWithinTheTimeout(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// startBehindProxy starts the service on a fresh PostgreSQL schema reached through a TCP
+// proxy the test can cut.
+func startBehindProxy(t *testing.T) (*testenv.Env, *testenv.TCPProxy) {
+	t.Helper()
+	u, err := url.Parse(testenv.NewPostgresURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := testenv.NewTCPProxy(t, u.Host)
+	u.Host = proxy.Addr
+	return testenv.Start(t, u.String()), proxy
 }

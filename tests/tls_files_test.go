@@ -150,16 +150,6 @@ func TestTLSFilesServesHTTPSItself(t *testing.T) {
 		testenv.WriteFiles(t, certPath, keyPath, fourth.CertPEM, fourth.KeyPEM)
 		waitSerial(fourth.Serial, "after the files changed")
 
-		_ = server.Process.Signal(os.Interrupt)
-		done := make(chan error, 1)
-		go func() { done <- server.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("serve exited with %v\n%s", err, logs.String())
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatal("serve did not stop on SIGINT")
-		}
+		stopServe(t, server, &logs)
 	})
 }
