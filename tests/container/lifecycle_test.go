@@ -31,8 +31,8 @@ func TestSQLiteOnANamedVolume(t *testing.T) {
 	t.Logf("cold start to ready (container start, SQLite, demo seed): %s", cold.Round(time.Millisecond))
 
 	logs := first.Logs(t)
-	org := regexp.MustCompile(`workspace\s+(org_\w+)`).FindStringSubmatch(logs)
-	demoKey := regexp.MustCompile(`API key\s+(svc_\w+)`).FindStringSubmatch(logs)
+	org := regexp.MustCompile(`Workspace:\s+(org_\w+)`).FindStringSubmatch(logs)
+	demoKey := regexp.MustCompile(`API key:\s+(svc_\w+)`).FindStringSubmatch(logs)
 	if org == nil || demoKey == nil {
 		t.Fatalf("demo printed no workspace or key:\n%s", tail(logs, 40))
 	}
