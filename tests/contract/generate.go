@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -211,7 +212,14 @@ func (g *Generator) breakRequest(t *rapid.T, params []param, bodySchema map[stri
 func (g *Generator) invalidScalar(t *rapid.T, s map[string]any) (string, bool) {
 	switch s["type"] {
 	case "integer":
-		return rapid.SampledFrom([]string{"0", "-1", "101", "1000000", "abc", "1.5", "", "25x", "99999999999999999999"}).Draw(t, "bad int"), true
+		// Only what the schema's bounds refuse: 0 is a valid wait (0..25), not a valid limit.
+		var bad []string
+		for _, v := range []string{"0", "-1", "101", "1000000", "abc", "1.5", "", "25x", "99999999999999999999"} {
+			if n, err := strconv.ParseInt(v, 10, 64); err != nil || !withinBounds(s, float64(n)) {
+				bad = append(bad, v)
+			}
+		}
+		return rapid.SampledFrom(bad).Draw(t, "bad int"), true
 	case "string":
 		if s["enum"] != nil {
 			return rapid.SampledFrom([]string{"", "PAID", "unknown", "paid,refunded"}).Draw(t, "bad enum"), true
@@ -393,4 +401,15 @@ func sortedNames(m map[string]any) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// withinBounds tells whether n lies within the schema's minimum and maximum.
+func withinBounds(s map[string]any, n float64) bool {
+	if v, ok := s["minimum"].(float64); ok && n < v {
+		return false
+	}
+	if v, ok := s["maximum"].(float64); ok && n > v {
+		return false
+	}
+	return true
 }
