@@ -146,21 +146,24 @@ func parseHop(s string) (netip.Addr, bool) {
 
 type clientIPKey struct{}
 
-// Middleware resolves each request's client address once (ClientIP reads it).
+// Middleware resolves each request's client address once (ClientIP reads it). Only the
+// header modes need it: direct and the PROXY protocol give the socket's peer, which
+// ClientIP reads itself, so they cost the request nothing.
 func (a ClientAddresses) Middleware() fiber.Handler {
+	if a.Mode != ClientIPForwardedFor && a.Mode != ClientIPForwarded {
+		return func(c *fiber.Ctx) error { return c.Next() }
+	}
 	return func(c *fiber.Ctx) error {
 		peer := socketAddr(c)
 		var xff, fwd []string
-		if a.Mode == ClientIPForwardedFor || a.Mode == ClientIPForwarded {
-			c.Request().Header.VisitAll(func(k, v []byte) {
-				switch {
-				case strings.EqualFold(string(k), fiber.HeaderXForwardedFor):
-					xff = append(xff, string(v))
-				case strings.EqualFold(string(k), "Forwarded"):
-					fwd = append(fwd, string(v))
-				}
-			})
-		}
+		c.Request().Header.VisitAll(func(k, v []byte) {
+			switch {
+			case strings.EqualFold(string(k), fiber.HeaderXForwardedFor):
+				xff = append(xff, string(v))
+			case strings.EqualFold(string(k), "Forwarded"):
+				fwd = append(fwd, string(v))
+			}
+		})
 		c.Locals(clientIPKey{}, a.Resolve(peer, xff, fwd).String())
 		return c.Next()
 	}
