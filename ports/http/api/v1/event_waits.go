@@ -1,6 +1,7 @@
 package v1
 
 import (
+	"fmt"
 	"net/http"
 	"sync"
 
@@ -39,7 +40,7 @@ func (w *EventWaits) acquire(keyID string) (release func(), err error) {
 	defer w.mu.Unlock()
 	if w.perKey[keyID] >= w.maxPerKey || w.total >= w.max {
 		wait := waitRetryAfter
-		msg := "too many long polls and streams open for this API key (at most 10 at once); close one or retry later"
+		msg := fmt.Sprintf("too many long polls and streams open for this API key (at most %d at once); close one or retry later", w.maxPerKey)
 		if w.total >= w.max {
 			msg = "too many long polls and streams open on this server; retry later"
 		}
