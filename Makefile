@@ -10,8 +10,8 @@ NATS_URL ?= nats://127.0.0.1:4222
 # The version stamped into the binary (creatorapi version, creatorapi_build_info) and the image.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
-STAMP = -X github.com/creatorapi/creatorapi/cmd/creatorapi/compose.version=$(VERSION) \
-        -X github.com/creatorapi/creatorapi/cmd/creatorapi/compose.revision=$(REVISION)
+STAMP = -X github.com/creatorapi/creatorapi/cmd/creatorapi/buildinfo.version=$(VERSION) \
+        -X github.com/creatorapi/creatorapi/cmd/creatorapi/buildinfo.revision=$(REVISION)
 
 build:
 	$(GO) build -ldflags '$(STAMP)' -o creatorapi ./cmd/creatorapi

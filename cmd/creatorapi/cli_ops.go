@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/creatorapi/creatorapi/cmd/creatorapi/buildinfo"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
 )
 
@@ -23,7 +24,7 @@ func (c *CLI) version(args []string) error {
 	} else if len(pos) != 0 {
 		return usageError("usage: creatorapi version [--json]")
 	}
-	b := compose.Build()
+	b := buildinfo.Read()
 	if *asJSON {
 		return c.printJSON(b)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/secrets"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/cmd/creatorapi/buildinfo"
 )
 
 // BackupSource is what `creatorapi backup` copies (adapters/backup).
@@ -16,7 +17,7 @@ type BackupSource = backup.Source
 type BackupManifest = backup.Manifest
 
 func newBackupSource(cfg Config, db *sqldb.DB, key secrets.MasterKey, clock platform.Clock) *BackupSource {
-	b := Build()
+	b := buildinfo.Read()
 	return &backup.Source{DB: db, DatabaseURL: cfg.DatabaseURL, DataDir: cfg.DataDir, Key: key,
 		AppVersion: b.Version, AppRevision: b.Revision, Now: clock.Now}
 }

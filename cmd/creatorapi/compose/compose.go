@@ -1,6 +1,19 @@
+// Package compose is the composition root: one fx.Module per bounded context wiring
+// adapters to application ports and ports to handlers. It is the only package (with
+// tests) that sees every layer.
 package compose
 
-import "go.uber.org/fx"
+import (
+	"go.uber.org/fx"
+
+	"github.com/creatorapi/creatorapi/cmd/creatorapi/config"
+)
+
+// Config is the service's configuration (cmd/creatorapi/config reads and checks it).
+type Config = config.Config
+
+// LoadConfig reads the configuration through getenv (os.Getenv in production).
+func LoadConfig(getenv func(string) string) (Config, error) { return config.Load(getenv) }
 
 // Modules is the whole service without listeners: what the CLI and tests start.
 func Modules(cfg Config) fx.Option {

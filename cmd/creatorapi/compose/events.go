@@ -27,7 +27,7 @@ func Events() fx.Option {
 			func(db *sqldb.DB, c platform.Clock) *router.Ledger { return router.NewLedger(db, c) },
 			func(db *sqldb.DB) router.Config { return router.DefaultConfig(db.Dialect) },
 			func(db *sqldb.DB, cfg Config) eventbus.Partitions {
-				return eventbus.Partitions(cfg.EventPartitions(db.Dialect))
+				return eventbus.Partitions(cfg.EventPartitions(db.Dialect == sqldb.Postgres))
 			},
 			newPositions,
 			// The outbox is the default transport; CREATORAPI_EVENTS_BROKER puts JetStream

@@ -12,6 +12,7 @@ import (
 	ratestore "github.com/creatorapi/creatorapi/adapters/ratelimit"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/ratelimit"
+	"github.com/creatorapi/creatorapi/cmd/creatorapi/buildinfo"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
 
@@ -59,7 +60,7 @@ func newReadiness(db *sqldb.DB, counter ratelimit.Counter, broker *natstransport
 // registerBuildInfo exports creatorapi_build_info{version, revision, goversion} = 1, the
 // usual way to see which build each instance runs.
 func registerBuildInfo(registry *prometheus.Registry) error {
-	b := Build()
+	b := buildinfo.Read()
 	g := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name:        "creatorapi_build_info",
 		Help:        "The running build: version, VCS revision and Go version as labels; always 1.",

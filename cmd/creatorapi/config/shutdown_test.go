@@ -1,4 +1,4 @@
-package compose
+package config
 
 import (
 	"testing"
@@ -6,11 +6,11 @@ import (
 )
 
 func TestShutdownSettings(t *testing.T) {
-	cfg, err := LoadConfig(env(nil))
+	cfg, err := Load(env(nil))
 	if err != nil || cfg.ShutdownGrace != 25*time.Second || cfg.ShutdownDelay != 0 {
 		t.Fatalf("defaults: grace %s, delay %s, %v", cfg.ShutdownGrace, cfg.ShutdownDelay, err)
 	}
-	cfg, err = LoadConfig(env(map[string]string{"CREATORAPI_SHUTDOWN_GRACE": "40s", "CREATORAPI_SHUTDOWN_DELAY": "5s"}))
+	cfg, err = Load(env(map[string]string{"CREATORAPI_SHUTDOWN_GRACE": "40s", "CREATORAPI_SHUTDOWN_DELAY": "5s"}))
 	if err != nil || cfg.ShutdownGrace != 40*time.Second || cfg.ShutdownDelay != 5*time.Second {
 		t.Fatalf("set: grace %s, delay %s, %v", cfg.ShutdownGrace, cfg.ShutdownDelay, err)
 	}
@@ -20,7 +20,7 @@ func TestShutdownSettings(t *testing.T) {
 		{"CREATORAPI_SHUTDOWN_DELAY": "-1s"},
 		{"CREATORAPI_SHUTDOWN_GRACE": "5s", "CREATORAPI_SHUTDOWN_DELAY": "5s"}, // no time left to drain
 	} {
-		if _, err := LoadConfig(env(bad)); err == nil {
+		if _, err := Load(env(bad)); err == nil {
 			t.Errorf("%v accepted", bad)
 		}
 	}

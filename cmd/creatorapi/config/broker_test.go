@@ -1,4 +1,4 @@
-package compose
+package config
 
 import (
 	"strings"
@@ -6,11 +6,11 @@ import (
 )
 
 func TestEventsBrokerConfig(t *testing.T) {
-	cfg, err := LoadConfig(env(nil))
+	cfg, err := Load(env(nil))
 	if err != nil || cfg.EventsBroker != "" || cfg.EventsStream != "creatorapi" {
 		t.Fatalf("defaults: broker %q stream %q, %v", cfg.EventsBroker, cfg.EventsStream, err)
 	}
-	cfg, err = LoadConfig(env(map[string]string{
+	cfg, err = Load(env(map[string]string{
 		"CREATORAPI_EVENTS_BROKER": "nats://10.0.0.1:4222,nats://10.0.0.2:4222",
 		"CREATORAPI_EVENTS_STREAM": "shop-eu_2",
 	}))
@@ -25,7 +25,7 @@ func TestEventsBrokerConfig(t *testing.T) {
 		{"CREATORAPI_EVENTS_STREAM": "wild*"},
 		{"CREATORAPI_EVENTS_STREAM": strings.Repeat("x", 33)},
 	} {
-		if _, err := LoadConfig(env(bad)); err == nil {
+		if _, err := Load(env(bad)); err == nil {
 			t.Errorf("%v accepted", bad)
 		}
 	}

@@ -1,7 +1,6 @@
-// Package compose is the composition root: configuration, and one fx.Module per
-// bounded context wiring adapters to application ports and ports to handlers.
-// It is the only package (with tests) that sees every layer.
-package compose
+// Package config reads the service's configuration from the environment and refuses
+// what it cannot run with, before anything starts (cmd/creatorapi/compose wires it).
+package config
 
 import (
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
@@ -53,23 +51,23 @@ const MinAdminTokenLength = 32
 // is a subscriber polling the outbox somewhere.
 const MaxEventPartitions = 256
 
-// EventPartitions is the partition count of the event stream on dialect d: the setting, or
-// 4 on PostgreSQL (up to four instances share each consumer, and a lone instance's twelve
+// EventPartitions is the partition count of the event stream: the setting, or 4 on
+// PostgreSQL (up to four instances share each consumer, and a lone instance's twelve
 // subscribers fit its pool of 16 beside the API) and 1 on SQLite (one writer: partitions
 // would only take turns on it).
-func (c Config) EventPartitions(d sqldb.Dialect) int {
+func (c Config) EventPartitions(onPostgres bool) int {
 	switch {
 	case c.EventsPartitions > 0:
 		return c.EventsPartitions
-	case d == sqldb.Postgres:
+	case onPostgres:
 		return 4
 	default:
 		return 1
 	}
 }
 
-// LoadConfig reads the configuration through getenv (os.Getenv in production).
-func LoadConfig(getenv func(string) string) (Config, error) {
+// Load reads the configuration through getenv (os.Getenv in production).
+func Load(getenv func(string) string) (Config, error) {
 	get := func(name, def string) string {
 		if v := strings.TrimSpace(getenv(name)); v != "" {
 			return v

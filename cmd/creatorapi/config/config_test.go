@@ -1,4 +1,4 @@
-package compose
+package config
 
 import (
 	"testing"
@@ -10,7 +10,7 @@ func env(vars map[string]string) func(string) string {
 }
 
 func TestDefaultsAreSafe(t *testing.T) {
-	cfg, err := LoadConfig(env(nil))
+	cfg, err := Load(env(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestDefaultsAreSafe(t *testing.T) {
 }
 
 func TestConfigFromEnvironment(t *testing.T) {
-	cfg, err := LoadConfig(env(map[string]string{
+	cfg, err := Load(env(map[string]string{
 		"CREATORAPI_DATABASE_URL":           "postgres://u@h/db",
 		"CREATORAPI_WEBHOOK_RETRY_SCHEDULE": "1s, 2s,5s",
 		"CREATORAPI_WEBHOOK_ALLOW_PRIVATE":  "true",
@@ -54,7 +54,7 @@ func TestBadConfigIsRefused(t *testing.T) {
 		"disable after negative":  {"CREATORAPI_WEBHOOK_DISABLE_AFTER": "-1h"},
 		"log level":               {"CREATORAPI_LOG_LEVEL": "loud"},
 	} {
-		if _, err := LoadConfig(env(vars)); err == nil {
+		if _, err := Load(env(vars)); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}

@@ -1,4 +1,4 @@
-package compose
+package config
 
 import (
 	"testing"
@@ -8,7 +8,7 @@ import (
 )
 
 func TestHTTPLimitsDefaultAndOverride(t *testing.T) {
-	cfg, err := LoadConfig(env(nil))
+	cfg, err := Load(env(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -16,7 +16,7 @@ func TestHTTPLimitsDefaultAndOverride(t *testing.T) {
 		cfg.HTTPLimits.IdleTimeout <= 0 || cfg.HTTPLimits.ReadTimeout <= 0 || cfg.HTTPLimits.MaxHeaderBytes <= 0 {
 		t.Fatalf("defaults %+v", cfg.HTTPLimits)
 	}
-	cfg, err = LoadConfig(env(map[string]string{
+	cfg, err = Load(env(map[string]string{
 		"CREATORAPI_HTTP_MAX_CONNS_PER_IP": "10", "CREATORAPI_HTTP_MAX_CONNS": "200", "CREATORAPI_HTTP_IDLE_TIMEOUT": "5s",
 		"CREATORAPI_HTTP_READ_TIMEOUT": "3s", "CREATORAPI_HTTP_MAX_HEADER_BYTES": "8192",
 	}))
@@ -31,7 +31,7 @@ func TestHTTPLimitsDefaultAndOverride(t *testing.T) {
 		"CREATORAPI_HTTP_MAX_CONNS_PER_IP": "0", "CREATORAPI_HTTP_MAX_CONNS": "x", "CREATORAPI_HTTP_IDLE_TIMEOUT": "-1s",
 		"CREATORAPI_HTTP_READ_TIMEOUT": "soon", "CREATORAPI_HTTP_MAX_HEADER_BYTES": "100",
 	} {
-		if _, err := LoadConfig(env(map[string]string{name: value})); err == nil {
+		if _, err := Load(env(map[string]string{name: value})); err == nil {
 			t.Errorf("%s=%s accepted", name, value)
 		}
 	}
