@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -59,8 +61,11 @@ func TestEnrollmentCreateShapeAndIdempotency(t *testing.T) {
 			t.Fatalf("repeat %+v, want the existing %+v", again, e)
 		}
 		evs := env.OutboxEventsOfType(t, events.EnrollmentCreated)
-		if len(evs) != 1 || evs[0].WorkspaceID != ws || !reflect.DeepEqual(decodeData[enrollmentView](t, evs[0]), e) {
-			t.Fatalf("enrollment.created events %+v, want one with the enrollment", evs)
+		if diff := cmp.Diff([]string{ws}, workspacesOf(evs)); diff != "" {
+			t.Fatalf("enrollment.created events' workspaces (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(e, decodeData[enrollmentView](t, evs[0])); diff != "" {
+			t.Fatalf("enrollment.created data (-want +got):\n%s", diff)
 		}
 
 		// The student embeds it, with progress, and its updatedAt moved.
@@ -202,12 +207,17 @@ func TestEnrollmentRevokeAndReactivate(t *testing.T) {
 		revokedAt := testenv.Epoch.Add(time.Hour)
 		var revoked enrollmentView
 		env.RevokeEnrollment(t, ws, e.ID).Expect(t, http.StatusOK).Decode(t, &revoked)
-		if revoked.ID != e.ID || revoked.Status != "revoked" || revoked.RevokedAt == nil || !revoked.RevokedAt.Equal(revokedAt) || !revoked.CreatedAt.Equal(e.CreatedAt) {
-			t.Fatalf("revoked %+v", revoked)
+		wantRevoked := e
+		wantRevoked.Status, wantRevoked.RevokedAt = "revoked", &revokedAt
+		if diff := cmp.Diff(wantRevoked, revoked); diff != "" {
+			t.Fatalf("revoked (-want +got):\n%s", diff)
 		}
 		evs := env.OutboxEventsOfType(t, events.EnrollmentRevoked)
-		if len(evs) != 1 || evs[0].WorkspaceID != ws || !reflect.DeepEqual(decodeData[enrollmentView](t, evs[0]), revoked) {
-			t.Fatalf("enrollment.revoked events %+v", evs)
+		if diff := cmp.Diff([]string{ws}, workspacesOf(evs)); diff != "" {
+			t.Fatalf("enrollment.revoked events' workspaces (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(revoked, decodeData[enrollmentView](t, evs[0])); diff != "" {
+			t.Fatalf("enrollment.revoked data (-want +got):\n%s", diff)
 		}
 		// Revoking again changes nothing and emits nothing.
 		env.Clock.Advance(time.Minute)
@@ -228,8 +238,10 @@ func TestEnrollmentRevokeAndReactivate(t *testing.T) {
 		env.Clock.Advance(time.Minute)
 		var back enrollmentView
 		api.Post(t, "/api/v1/enrollments", map[string]string{"studentId": student, "courseId": course}).Expect(t, http.StatusOK).Decode(t, &back)
-		if back.ID != e.ID || back.Status != "active" || back.RevokedAt != nil || !back.CreatedAt.Equal(e.CreatedAt) || back.Source != "api" {
-			t.Fatalf("reactivated %+v", back)
+		wantBack := e
+		wantBack.Status, wantBack.RevokedAt, wantBack.Source = "active", nil, "api"
+		if diff := cmp.Diff(wantBack, back); diff != "" {
+			t.Fatalf("reactivated (-want +got):\n%s", diff)
 		}
 		created := env.OutboxEventsOfType(t, events.EnrollmentCreated)
 		if len(created) != 2 || !reflect.DeepEqual(decodeData[enrollmentView](t, created[1]), back) {

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/creatorapi/creatorapi/adapters/contracttest"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
@@ -36,6 +38,58 @@ type enrollmentJSON struct {
 
 const epochText = "2026-11-21T10:00:00Z"
 
+// orderItemView and orderHistoryView are an order's items and history entries without
+// their JSON tags, so that a test can write the expected ones as literals.
+type (
+	orderItemView struct {
+		CourseID, Title string
+		Amount          int64
+	}
+	orderHistoryView struct {
+		Type   string
+		Amount int64
+		At     string
+	}
+	refundRaceView struct {
+		Succeeded      int
+		Refunded       int64
+		HistoryEntries int
+		Status         string
+	}
+)
+
+func itemsOf(o testenv.Order) []orderItemView {
+	var v []orderItemView
+	for _, it := range o.Items {
+		v = append(v, orderItemView(it))
+	}
+	return v
+}
+
+func historyOf(o testenv.Order) []orderHistoryView {
+	var v []orderHistoryView
+	for _, h := range o.History {
+		v = append(v, orderHistoryView(h))
+	}
+	return v
+}
+
+func orderIDs(orders []testenv.Order) []string {
+	var ids []string
+	for _, o := range orders {
+		ids = append(ids, o.ID)
+	}
+	return ids
+}
+
+func workspacesOf(evs []events.Envelope) []string {
+	var ws []string
+	for _, ev := range evs {
+		ws = append(ws, ev.WorkspaceID)
+	}
+	return ws
+}
+
 func TestOrderPaidShapeListAndEvents(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		env := testenv.Start(t, dbURL)
@@ -46,30 +100,40 @@ func TestOrderPaidShapeListAndEvents(t *testing.T) {
 		stu := env.CreateStudent(t, ws, "ada@example.com")
 
 		o := env.PlaceOrder(t, ws, stu, "usd", testenv.OrderItem{CourseID: c1, Amount: 4900}, testenv.OrderItem{CourseID: c2, Amount: 2500})
-		if !strings.HasPrefix(o.ID, "ord_") || o.StudentID != stu || o.Status != "paid" || o.Currency != "usd" ||
-			o.Amount != 7400 || o.AmountRefunded != 0 || o.Receipt.Number != "R-000001" ||
-			o.PaidAt != epochText || o.CreatedAt != epochText || o.UpdatedAt != epochText || o.RefundedAt != nil {
-			t.Fatalf("order %+v", o)
+		if !strings.HasPrefix(o.ID, "ord_") {
+			t.Fatalf("order id %q, want ord_...", o.ID)
 		}
-		if len(o.Items) != 2 || o.Items[0].CourseID != c1 || o.Items[0].Title != "Watercolor Basics" || o.Items[0].Amount != 4900 ||
-			o.Items[1].CourseID != c2 || o.Items[1].Title != "Ink Drawing" || o.Items[1].Amount != 2500 {
-			t.Fatalf("items %+v", o.Items)
+		wantO := o // the service's ids and lists; the fields below are known
+		wantO.StudentID, wantO.Status, wantO.Currency, wantO.Amount, wantO.AmountRefunded = stu, "paid", "usd", 7400, 0
+		wantO.Receipt.Number, wantO.PaidAt, wantO.CreatedAt, wantO.UpdatedAt, wantO.RefundedAt = "R-000001", epochText, epochText, epochText, nil
+		if diff := cmp.Diff(wantO, o); diff != "" {
+			t.Fatalf("order (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]orderItemView{{c1, "Watercolor Basics", 4900}, {c2, "Ink Drawing", 2500}}, itemsOf(o)); diff != "" {
+			t.Fatalf("items (-want +got):\n%s", diff)
 		}
 		if len(o.Entitlements) != 2 {
 			t.Fatalf("entitlements %+v", o.Entitlements)
 		}
 		for i, e := range o.Entitlements {
-			if e.CourseID != o.Items[i].CourseID || !strings.HasPrefix(e.EnrollmentID, "enr_") || e.GrantedAt != epochText || e.RevokedAt != nil {
-				t.Fatalf("entitlement %d %+v", i, e)
+			if !strings.HasPrefix(e.EnrollmentID, "enr_") {
+				t.Fatalf("entitlement %d enrollment id %q, want enr_...", i, e.EnrollmentID)
+			}
+			wantE := e
+			wantE.CourseID, wantE.GrantedAt, wantE.RevokedAt = o.Items[i].CourseID, epochText, nil
+			if diff := cmp.Diff(wantE, e); diff != "" {
+				t.Fatalf("entitlement %d (-want +got):\n%s", i, diff)
 			}
 			var en enrollmentJSON
 			env.Admin().Get(t, fmt.Sprintf("/internal/v1/workspaces/%s/enrollments/%s", ws, e.EnrollmentID)).Expect(t, http.StatusOK).Decode(t, &en)
-			if en.Status != "active" || en.Source != "order" || en.StudentID != stu || en.CourseID != e.CourseID {
-				t.Fatalf("enrollment granted by the order %+v", en)
+			wantEn := en
+			wantEn.Status, wantEn.Source, wantEn.StudentID, wantEn.CourseID = "active", "order", stu, e.CourseID
+			if diff := cmp.Diff(wantEn, en); diff != "" {
+				t.Fatalf("enrollment granted by the order (-want +got):\n%s", diff)
 			}
 		}
-		if len(o.History) != 1 || o.History[0].Type != "paid" || o.History[0].Amount != 7400 || o.History[0].At != epochText {
-			t.Fatalf("history %+v", o.History)
+		if diff := cmp.Diff([]orderHistoryView{{"paid", 7400, epochText}}, historyOf(o)); diff != "" {
+			t.Fatalf("history (-want +got):\n%s", diff)
 		}
 
 		// The public list shows exactly the same object, with exactly the documented fields.
@@ -85,19 +149,21 @@ func TestOrderPaidShapeListAndEvents(t *testing.T) {
 		if !reflect.DeepEqual(keys, want) {
 			t.Fatalf("order fields %v, want %v", keys, want)
 		}
-		if item["refundedAt"] != nil || item["amount"].(float64) != 7400 {
-			t.Fatalf("raw order %v", item)
+		if diff := cmp.Diff(map[string]any{"refundedAt": nil, "amount": 7400.0}, map[string]any{"refundedAt": item["refundedAt"], "amount": item["amount"]}); diff != "" {
+			t.Fatalf("raw order (-want +got):\n%s", diff)
 		}
 		var list orderList
 		env.API(key).Get(t, "/api/v1/orders").Decode(t, &list)
-		if len(list.Data) != 1 || !reflect.DeepEqual(list.Data[0], o) || list.Pagination.HasMore || list.Pagination.Cursor != nil {
-			t.Fatalf("list %+v, want [%+v]", list, o)
+		wantList := list
+		wantList.Data, wantList.Pagination.HasMore, wantList.Pagination.Cursor = []testenv.Order{o}, false, nil
+		if diff := cmp.Diff(wantList, list); diff != "" {
+			t.Fatalf("list (-want +got):\n%s", diff)
 		}
 
 		// order.paid carries the order; enrollment.created one per course, source order.
 		paid := env.OutboxEventsOfType(t, events.OrderPaid)
-		if len(paid) != 1 || paid[0].WorkspaceID != ws {
-			t.Fatalf("order.paid events %+v", paid)
+		if diff := cmp.Diff([]string{ws}, workspacesOf(paid)); diff != "" {
+			t.Fatalf("order.paid events' workspaces (-want +got):\n%s", diff)
 		}
 		var data testenv.Order
 		if err := json.Unmarshal(paid[0].Data, &data); err != nil || !reflect.DeepEqual(data, o) {
@@ -110,15 +176,19 @@ func TestOrderPaidShapeListAndEvents(t *testing.T) {
 		for i, ev := range created {
 			var en enrollmentJSON
 			_ = json.Unmarshal(ev.Data, &en)
-			if en.ID != o.Entitlements[i].EnrollmentID || en.Source != "order" || en.Status != "active" {
-				t.Fatalf("enrollment.created data %s", ev.Data)
+			wantEn := en
+			wantEn.ID, wantEn.Source, wantEn.Status = o.Entitlements[i].EnrollmentID, "order", "active"
+			if diff := cmp.Diff(wantEn, en); diff != "" {
+				t.Fatalf("enrollment.created data (-want +got):\n%s", diff)
 			}
 		}
 
 		// Receipt numbers follow each other in the workspace.
 		o2 := env.PlaceOrder(t, ws, stu, "eur", testenv.OrderItem{CourseID: c1, Amount: 0})
-		if o2.Receipt.Number != "R-000002" || o2.Amount != 0 || o2.Entitlements[0].EnrollmentID != o.Entitlements[0].EnrollmentID {
-			t.Fatalf("second order %+v", o2)
+		want2 := o2
+		want2.Receipt.Number, want2.Amount, want2.Entitlements[0].EnrollmentID = "R-000002", 0, o.Entitlements[0].EnrollmentID
+		if diff := cmp.Diff(want2, o2); diff != "" {
+			t.Fatalf("second order (-want +got):\n%s", diff)
 		}
 		// The student was already enrolled: no second enrollment.created.
 		if n := len(env.OutboxEventsOfType(t, events.EnrollmentCreated)); n != 2 {
@@ -143,12 +213,14 @@ func TestOrderPartialThenFullRefund(t *testing.T) {
 		env.Clock.Set(testenv.Epoch.Add(time.Hour))
 		var p testenv.Order
 		env.PostRefund(t, ws, o.ID, 2000).Expect(t, http.StatusOK).Decode(t, &p)
-		if p.Status != "partially_refunded" || p.AmountRefunded != 2000 || p.Amount != 7400 || p.RefundedAt != nil ||
-			p.UpdatedAt != "2026-11-21T11:00:00Z" || p.CreatedAt != epochText {
-			t.Fatalf("after a partial refund %+v", p)
+		wantP := p
+		wantP.Status, wantP.AmountRefunded, wantP.Amount, wantP.RefundedAt = "partially_refunded", 2000, 7400, nil
+		wantP.UpdatedAt, wantP.CreatedAt = "2026-11-21T11:00:00Z", epochText
+		if diff := cmp.Diff(wantP, p); diff != "" {
+			t.Fatalf("after a partial refund (-want +got):\n%s", diff)
 		}
-		if len(p.History) != 2 || p.History[1].Type != "refunded" || p.History[1].Amount != 2000 || p.History[1].At != "2026-11-21T11:00:00Z" {
-			t.Fatalf("history %+v", p.History)
+		if diff := cmp.Diff([]orderHistoryView{{"paid", 7400, epochText}, {"refunded", 2000, "2026-11-21T11:00:00Z"}}, historyOf(p)); diff != "" {
+			t.Fatalf("history (-want +got):\n%s", diff)
 		}
 		for _, e := range p.Entitlements {
 			if e.RevokedAt != nil {
@@ -168,20 +240,28 @@ func TestOrderPartialThenFullRefund(t *testing.T) {
 		var f testenv.Order
 		env.PostRefund(t, ws, o.ID, 0).Expect(t, http.StatusOK).Decode(t, &f) // no body: what is left
 		const at = "2026-11-21T12:00:00Z"
-		if f.Status != "refunded" || f.AmountRefunded != 7400 || f.RefundedAt == nil || *f.RefundedAt != at || f.UpdatedAt != at {
-			t.Fatalf("after the full refund %+v", f)
+		atText := at
+		wantF := f
+		wantF.Status, wantF.AmountRefunded, wantF.RefundedAt, wantF.UpdatedAt = "refunded", 7400, &atText, at
+		if diff := cmp.Diff(wantF, f); diff != "" {
+			t.Fatalf("after the full refund (-want +got):\n%s", diff)
 		}
-		if len(f.History) != 3 || f.History[2].Type != "refunded" || f.History[2].Amount != 5400 || f.History[2].At != at {
-			t.Fatalf("history %+v", f.History)
+		wantHistory := []orderHistoryView{{"paid", 7400, epochText}, {"refunded", 2000, "2026-11-21T11:00:00Z"}, {"refunded", 5400, at}}
+		if diff := cmp.Diff(wantHistory, historyOf(f)); diff != "" {
+			t.Fatalf("history (-want +got):\n%s", diff)
 		}
 		for _, e := range f.Entitlements {
-			if e.RevokedAt == nil || *e.RevokedAt != at || e.GrantedAt != epochText {
-				t.Fatalf("entitlement not revoked %+v", e)
+			wantE := e
+			wantE.RevokedAt, wantE.GrantedAt = &atText, epochText
+			if diff := cmp.Diff(wantE, e); diff != "" {
+				t.Fatalf("entitlement not revoked (-want +got):\n%s", diff)
 			}
 			var en enrollmentJSON
 			env.Admin().Get(t, fmt.Sprintf("/internal/v1/workspaces/%s/enrollments/%s", ws, e.EnrollmentID)).Decode(t, &en)
-			if en.Status != "revoked" || en.RevokedAt == nil || *en.RevokedAt != at {
-				t.Fatalf("enrollment after the full refund %+v", en)
+			wantEn := en
+			wantEn.Status, wantEn.RevokedAt = "revoked", &atText
+			if diff := cmp.Diff(wantEn, en); diff != "" {
+				t.Fatalf("enrollment after the full refund (-want +got):\n%s", diff)
 			}
 		}
 		mustNameParam(t, env.PostRefund(t, ws, o.ID, 0), "amount")
@@ -194,8 +274,8 @@ func TestOrderPartialThenFullRefund(t *testing.T) {
 		var d1, d2 testenv.Order
 		_ = json.Unmarshal(refunded[0].Data, &d1)
 		_ = json.Unmarshal(refunded[1].Data, &d2)
-		if !reflect.DeepEqual(d1, p) || !reflect.DeepEqual(d2, f) {
-			t.Fatalf("order.refunded data %s / %s", refunded[0].Data, refunded[1].Data)
+		if diff := cmp.Diff([]testenv.Order{p, f}, []testenv.Order{d1, d2}); diff != "" {
+			t.Fatalf("order.refunded data (-want +got):\n%s", diff)
 		}
 		revoked := env.OutboxEventsOfType(t, events.EnrollmentRevoked)
 		if len(revoked) != 2 {
@@ -204,8 +284,10 @@ func TestOrderPartialThenFullRefund(t *testing.T) {
 		for i, ev := range revoked {
 			var en enrollmentJSON
 			_ = json.Unmarshal(ev.Data, &en)
-			if en.ID != f.Entitlements[i].EnrollmentID || en.Status != "revoked" {
-				t.Fatalf("enrollment.revoked data %s", ev.Data)
+			wantEn := en
+			wantEn.ID, wantEn.Status = f.Entitlements[i].EnrollmentID, "revoked"
+			if diff := cmp.Diff(wantEn, en); diff != "" {
+				t.Fatalf("enrollment.revoked data (-want +got):\n%s", diff)
 			}
 		}
 		// The stream order: the revocations, then the refund that caused them.
@@ -283,8 +365,8 @@ func TestConcurrentRefundsNeverExceedTheAmount(t *testing.T) {
 		}
 		var got testenv.Order
 		env.Admin().Get(t, fmt.Sprintf("/internal/v1/workspaces/%s/orders/%s", ws, o.ID)).Decode(t, &got)
-		if okCount != 3 || got.AmountRefunded != 900 || len(got.History) != 4 || got.Status != "partially_refunded" {
-			t.Fatalf("%d refunds succeeded, order %+v; want 3 and 900 refunded", okCount, got)
+		if diff := cmp.Diff(refundRaceView{3, 900, 4, "partially_refunded"}, refundRaceView{okCount, got.AmountRefunded, len(got.History), got.Status}); diff != "" {
+			t.Fatalf("refunds succeeded, refunded, history entries, status (-want +got):\n%s", diff)
 		}
 		if n := len(env.OutboxEventsOfType(t, events.OrderRefunded)); n != 3 {
 			t.Fatalf("%d order.refunded events, want 3", n)
@@ -453,8 +535,8 @@ func TestOrderPaginationAndIsolation(t *testing.T) {
 		// B never sees A's orders, nor A's cursors; a cursor is bound to its filters.
 		var l orderList
 		env.API(keyB).Get(t, "/api/v1/orders").Decode(t, &l)
-		if len(l.Data) != 1 || l.Data[0].ID != orderB.ID {
-			t.Fatalf("B sees %+v", l.Data)
+		if diff := cmp.Diff([]string{orderB.ID}, orderIDs(l.Data)); diff != "" {
+			t.Fatalf("B sees (-want +got):\n%s", diff)
 		}
 		mustNameParam(t, env.API(keyB).Get(t, "/api/v1/orders?cursor="+url.QueryEscape(lastCursor)), "cursor")
 		mustNameParam(t, env.API(keyA).Get(t, "/api/v1/orders?status=paid&cursor="+url.QueryEscape(lastCursor)), "cursor")

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/eventbus/outbox"
@@ -62,8 +63,8 @@ func TestOutboxCommitsAndRollsBackWithTheChange(t *testing.T) {
 		armed.Store(false)
 		env.Admin().Post(t, publish, nil).Expect(t, http.StatusOK)
 		evs := env.OutboxEvents(t)
-		if len(evs) != 1 || evs[0].Type != events.CoursePublished {
-			t.Fatalf("committed command left %+v", evs)
+		if diff := cmp.Diff([]events.Type{events.CoursePublished}, eventTypes(evs)); diff != "" {
+			t.Fatalf("committed command left (-want +got):\n%s", diff)
 		}
 
 		// Directly on the transactor: many events commit together or not at all.
@@ -82,8 +83,11 @@ func TestOutboxCommitsAndRollsBackWithTheChange(t *testing.T) {
 			t.Fatal(err)
 		}
 		evs = env.OutboxEvents(t)
-		if len(evs) != 3 || evs[1].Type != events.StudentCreated || evs[2].Type != events.StudentUpdated || evs[1].ID == evs[2].ID {
-			t.Fatalf("commit: outbox %+v", evs)
+		if diff := cmp.Diff([]events.Type{events.CoursePublished, events.StudentCreated, events.StudentUpdated}, eventTypes(evs)); diff != "" {
+			t.Fatalf("commit: outbox (-want +got):\n%s", diff)
+		}
+		if evs[1].ID == evs[2].ID {
+			t.Fatalf("two events of one batch share the id %s", evs[1].ID)
 		}
 
 		// Publishing outside a transaction is refused: an event must never outlive a rollback.
@@ -91,4 +95,13 @@ func TestOutboxCommitsAndRollsBackWithTheChange(t *testing.T) {
 			t.Fatalf("publish outside a transaction: %v", err)
 		}
 	})
+}
+
+// eventTypes lists the events' types in stream order.
+func eventTypes(evs []events.Envelope) []events.Type {
+	var types []events.Type
+	for _, ev := range evs {
+		types = append(types, ev.Type)
+	}
+	return types
 }
