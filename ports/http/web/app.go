@@ -47,7 +47,7 @@ func NewApp(name string, logger *slog.Logger) *fiber.App {
 		EnableStackTrace: true,
 		StackTraceHandler: func(c *fiber.Ctx, p any) {
 			c.Locals(panicLoggedKey{}, true)
-			logger.Error("panic in handler", "request_id", RequestIDOf(c), "method", c.Method(), "path", c.Path(),
+			logger.Error("panic in handler", "request_id", RequestIDOf(c), "trace_id", TraceIDOf(c.UserContext()), "method", c.Method(), "path", c.Path(),
 				"panic", p, "stack", string(debug.Stack()))
 		},
 	}))
@@ -73,7 +73,7 @@ func ErrorHandler(logger *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		p, ok := ProblemOf(err)
 		if logged, _ := c.Locals(panicLoggedKey{}).(bool); !ok && !logged {
-			logger.Error("request failed", "request_id", RequestIDOf(c), "method", c.Method(), "path", c.Path(), "error", err)
+			logger.Error("request failed", "request_id", RequestIDOf(c), "trace_id", TraceIDOf(c.UserContext()), "method", c.Method(), "path", c.Path(), "error", err)
 		}
 		return WriteProblem(c, p)
 	}
