@@ -9,6 +9,9 @@ const (
 	MetaType        = "type"
 	MetaWorkspaceID = "workspace_id"
 	MetaVersion     = "schema_version"
+	// MetaTraceParent is the W3C traceparent of the publishing request (absent when it
+	// had none): the consumers' spans continue its trace.
+	MetaTraceParent = "traceparent"
 )
 
 // ForwarderGroup is the outbox's consumer group that moves events to JetStream: its

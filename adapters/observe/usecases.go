@@ -1,6 +1,6 @@
 // Package observe implements platform.Observer: every use case run is measured per use
-// case and outcome, and logged with the request id (faults at error level, the rest at
-// debug). A tracing adapter (OpenTelemetry) would be one more Observer in Many.
+// case and outcome, and logged with the request id and the trace id (faults at error
+// level, the rest at debug); Spans traces them (OpenTelemetry), one more Observer in Many.
 package observe
 
 import (
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/kernel"
@@ -50,6 +51,9 @@ func (u *UseCases) Begin(ctx context.Context, useCase string) (context.Context, 
 			attrs := []slog.Attr{slog.String("use_case", useCase), slog.String("outcome", outcome), slog.Duration("elapsed", elapsed)}
 			if id := platform.RequestID(ctx); id != "" {
 				attrs = append(attrs, slog.String("request_id", id))
+			}
+			if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+				attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()))
 			}
 			if err != nil {
 				attrs = append(attrs, slog.String("error", err.Error()))

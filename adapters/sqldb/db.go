@@ -11,6 +11,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 	"github.com/jmoiron/sqlx"
+	"go.opentelemetry.io/otel/trace"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
 
@@ -38,8 +39,9 @@ type DB struct {
 	Dialect Dialect
 	Writer  *sqlx.DB
 	Reader  *sqlx.DB
-	reads   Querier    // Reader, through prepared statements on SQLite
-	stmts   *stmtCache // nil on PostgreSQL
+	reads   Querier      // Reader, through prepared statements on SQLite
+	stmts   *stmtCache   // nil on PostgreSQL
+	tracer  trace.Tracer // nil: transactions record no span
 }
 
 // Open connects to databaseURL: postgres://... or postgresql://..., or sqlite://PATH

@@ -30,6 +30,10 @@ func (db *DB) WithinTx(ctx context.Context, fn func(ctx context.Context) error) 
 	if _, ok := TxFromContext(ctx); ok {
 		return fn(ctx)
 	}
+	ctx, end := db.traced(ctx)
+	if end != nil {
+		defer func() { end(err) }()
+	}
 	tx, err := db.Writer.BeginTxx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/creatorapi/creatorapi/application/platform"
 	app "github.com/creatorapi/creatorapi/application/webhooks"
 	"github.com/creatorapi/creatorapi/application/webhooks/command"
@@ -33,6 +35,7 @@ const sendMargin = 5 * time.Second
 // endpoint's free room, so every claimed delivery is sent at once: no delivery waits for
 // a slot while its lease runs out.
 type Dispatcher struct {
+	tracer trace.Tracer // nil: attempts carry the trace context, record no span
 	app    app.Application
 	sender *Sender
 	clock  platform.Clock
@@ -215,7 +218,9 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 		// Nothing can sign it: the delivery fails alone, visibly, and is not claimed again.
 		res = webhooks.Unsigned()
 	} else {
-		res = d.sender.Send(ctx, d.message(l, at), at)
+		sendCtx, end := d.traced(ctx, l)
+		res = d.sender.Send(sendCtx, d.message(l, at), at)
+		end(res)
 	}
 	d.sent(l.Endpoint.ID)
 	defer d.recorded()

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/propagation"
+
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
@@ -69,6 +71,9 @@ func (s *Sender) send(ctx context.Context, m Message, at time.Time) webhooks.Res
 		return webhooks.Result{Transport: webhooks.TransportRefused, Error: "target refused: " + err.Error()}
 	}
 	req.Header = Headers(m)
+	// traceparent (and tracestate) of the attempt: the receiver can join the trace of the
+	// request that caused the event. Nothing when ctx carries no trace.
+	propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(req.Header))
 	req.ContentLength = int64(len(m.Body))
 	resp, err := s.client.Do(req)
 	if err != nil {

@@ -14,6 +14,9 @@ type Lease struct {
 	Endpoint *Subscription
 	Token    string
 	Until    time.Time
+	// Trace is the W3C traceparent of the request whose event caused the delivery ("":
+	// none), opaque here: the attempt continues that trace and sends it on.
+	Trace string
 }
 
 // Room is how many more deliveries each endpoint may take: PerEndpoint, less the

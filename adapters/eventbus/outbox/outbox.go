@@ -11,10 +11,14 @@ import (
 	"github.com/ThreeDotsLabs/watermill"
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
 	"github.com/ThreeDotsLabs/watermill/message"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/creatorapi/creatorapi/adapters/eventbus"
 	"github.com/creatorapi/creatorapi/adapters/eventbus/schema"
 	"github.com/creatorapi/creatorapi/adapters/eventbus/wakeup"
+	"github.com/creatorapi/creatorapi/adapters/observe"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -30,6 +34,13 @@ type Outbox struct {
 	logger watermill.LoggerAdapter
 	wake   *wakeup.Wakeup // nil: subscribers find events by their slow poll only
 	inline []events.Consumer
+	tracer trace.Tracer // nil: the trace context is stored, no span recorded
+}
+
+// TraceWith makes each publish a producer span of tracer (nil: none).
+func (o *Outbox) TraceWith(tracer trace.Tracer) *Outbox {
+	o.tracer = tracer
+	return o
 }
 
 // RunInline makes Publish run cs in the publishing transaction, after the insert
@@ -55,7 +66,11 @@ var ErrNoTransaction = errors.New("outbox: publish outside a transaction")
 // Publish stamps each event with an evt_ id and the time, and inserts it in the outbox.
 // On PostgreSQL the insert and the cross-instance notification are one statement, so a
 // publish costs one round trip inside the caller's transaction, not two.
-func (o *Outbox) Publish(ctx context.Context, evs ...events.Event) error {
+//
+// The trace context of ctx (the publish's span, or the request's context when nothing
+// records spans) goes in each event's metadata (traceparent), in the same insert: the
+// consumers and the webhooks it causes continue the trace.
+func (o *Outbox) Publish(ctx context.Context, evs ...events.Event) (err error) {
 	if len(evs) == 0 {
 		return nil
 	}
@@ -63,12 +78,28 @@ func (o *Outbox) Publish(ctx context.Context, evs ...events.Event) error {
 	if !ok {
 		return ErrNoTransaction
 	}
+	if o.tracer != nil {
+		var span trace.Span
+		ctx, span = o.tracer.Start(ctx, "outbox publish", trace.WithSpanKind(trace.SpanKindProducer),
+			trace.WithAttributes(attribute.String("messaging.destination.name", eventbus.Topic), attribute.Int("messaging.batch.message_count", len(evs))))
+		defer func() {
+			if err != nil {
+				span.RecordError(err)
+				span.SetStatus(codes.Error, "publish failed")
+			}
+			span.End()
+		}()
+	}
+	traceparent := observe.TraceParent(ctx)
 	msgs := make([]*message.Message, 0, len(evs))
 	envs := make([]events.Envelope, 0, len(evs))
 	for _, ev := range evs {
 		msg, env, err := o.message(ev)
 		if err != nil {
 			return err
+		}
+		if traceparent != "" {
+			msg.Metadata.Set(eventbus.MetaTraceParent, traceparent)
 		}
 		msgs, envs = append(msgs, msg), append(envs, env)
 	}

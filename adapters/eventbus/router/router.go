@@ -11,6 +11,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/pubsub/gochannel"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/creatorapi/creatorapi/adapters/eventbus"
 	"github.com/creatorapi/creatorapi/adapters/eventbus/internal/batchtx"
@@ -81,6 +82,7 @@ type Router struct {
 	logger    watermill.LoggerAdapter
 	instance  string
 	stopping  atomic.Bool
+	tracer    trace.Tracer // nil: the trace context is carried, no span recorded
 
 	router   *message.Router
 	done     chan error
@@ -285,18 +287,22 @@ func (r *Router) handler(c events.Consumer, sub *drain.Subscriber, inTx func(*me
 			return drain.ErrStopping
 		}
 		defer sub.Leave()
+		t := msg.Metadata.Get(eventbus.MetaType)
 		if inTx == nil {
 			// A transport without a transaction (a broker): one transaction per message, with
 			// the ledger marker; the message is acked only after it committed.
-			if t := msg.Metadata.Get(eventbus.MetaType); t != "" && !c.Handles(events.Type(t)) {
+			if t != "" && !c.Handles(events.Type(t)) {
 				return nil // not this consumer's: no transaction at all
 			}
-			return r.db.WithinTx(msg.Context(), func(ctx context.Context) error {
+			ctx, end := r.traced(msg.Context(), c, msg)
+			err := r.db.WithinTx(ctx, func(ctx context.Context) error {
 				if err := lockConsumer(ctx, r.db, c.Name, false); err != nil {
 					return err
 				}
 				return r.deliver(batchtx.WithSavepoint(ctx, &batchtx.Savepoint{}), c, msg)
 			})
+			end(err)
+			return err
 		}
 		ctx, ok := inTx(msg)
 		if !ok {
@@ -306,7 +312,12 @@ func (r *Router) handler(c events.Consumer, sub *drain.Subscriber, inTx func(*me
 		if abort != nil && abort.Err != nil {
 			return nil // the batch rolls back (batchtx.Abort): the event comes again with it
 		}
+		end := func(error) {}
+		if t == "" || c.Handles(events.Type(t)) { // another consumer's event gets no span
+			ctx, end = r.traced(ctx, c, msg)
+		}
 		err := r.deliver(ctx, c, msg)
+		end(err)
 		if err != nil && abort != nil && ctx.Err() == nil {
 			// The transaction itself failed: retrying in it would fail alike until the ack
 			// deadline. Roll the batch back and poll it again in a new one.

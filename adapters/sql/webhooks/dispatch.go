@@ -76,7 +76,7 @@ func NewDispatch(db *sqldb.DB, box Sealer) *Dispatch {
 		claimTail: `) AS room ON room.column1 = due.subscription_id),
 			taken AS (SELECT id FROM ranked WHERE k <= room ORDER BY next_attempt_at, id LIMIT ?)
 			UPDATE webhook_deliveries SET lease_until = ?, lease_token = ? WHERE id IN (SELECT id FROM taken)
-			RETURNING ` + deliveryColumns + `, ` + endpoint("url") + `, ` + endpoint("secret_sealed") + `,
+			RETURNING ` + deliveryColumns + `, trace_parent, ` + endpoint("url") + `, ` + endpoint("secret_sealed") + `,
 			` + endpoint("previous_sealed") + `, ` + endpoint("previous_expires_at"),
 		leased: db.Rebind(`SELECT ` + deliveryColumns + ` FROM webhook_deliveries
 			WHERE workspace_id = ? AND id = ? AND lease_token = ?` + db.ForUpdate()),
@@ -92,6 +92,7 @@ func NewDispatch(db *sqldb.DB, box Sealer) *Dispatch {
 // claimedRow is a leased delivery with what sending needs of its endpoint.
 type claimedRow struct {
 	deliveryRow
+	TraceParent       string     `db:"trace_parent"`
 	URL               string     `db:"endpoint_url"`
 	SecretSealed      []byte     `db:"endpoint_secret_sealed"`
 	PreviousSealed    []byte     `db:"endpoint_previous_sealed"`
@@ -135,7 +136,7 @@ func (r *Dispatch) ClaimDue(ctx context.Context, now, until time.Time, token str
 			sub = r.endpoint(row)
 			endpoints[row.SubscriptionID] = sub
 		}
-		out = append(out, webhooks.Lease{Delivery: row.delivery(), Endpoint: sub, Token: token, Until: until})
+		out = append(out, webhooks.Lease{Delivery: row.delivery(), Endpoint: sub, Token: token, Until: until, Trace: row.TraceParent})
 	}
 	return out, nil
 }

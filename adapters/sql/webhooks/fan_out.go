@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/observe"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
@@ -31,6 +32,7 @@ type fanOutStatements struct {
 // drawn for them and whom to tell once they are written.
 type heldFan struct {
 	f       webhooks.Fan
+	trace   string        // the traceparent of the event's consumer (observe.TraceParent)
 	ids     []string      // drawn for the first len(ids) endpoints
 	newID   func() string // for endpoints beyond them
 	written func(ctx context.Context, leases []webhooks.Lease)
@@ -53,16 +55,16 @@ func newFanOutStatements(db *sqldb.DB) fanOutStatements {
 		// template ($9 to $15).
 		batch: `WITH e AS (SELECT * FROM unnest(CAST($1 AS INTEGER[]), CAST($2 AS TEXT[]), CAST($3 AS TEXT[]),
 				CAST($4 AS TEXT[]), CAST($5 AS BYTEA[]), CAST($6 AS TIMESTAMPTZ[]), CAST($7 AS TEXT[]),
-				CAST($8 AS TIMESTAMPTZ[]), CAST($19 AS INTEGER[])) AS e(i, ws, event_id, event_type, payload, at, token, until, version)),
+				CAST($8 AS TIMESTAMPTZ[]), CAST($19 AS INTEGER[]), CAST($20 AS TEXT[])) AS e(i, ws, event_id, event_type, payload, at, token, until, version, trace)),
 			s AS (SELECT e.i, w.* FROM e CROSS JOIN LATERAL (
 				SELECT id, url, secret_sealed, previous_sealed, previous_expires_at, ROW_NUMBER() OVER (ORDER BY id) AS k
 				FROM webhook_subscriptions WHERE workspace_id = e.ws AND status = 'enabled' AND payload_version = e.version
 					AND strpos(' ' || events || ' ', ' ' || e.event_type || ' ') > 0) w),
 			n AS (SELECT * FROM unnest(CAST($16 AS INTEGER[]), CAST($17 AS INTEGER[]), CAST($18 AS TEXT[])) AS n(i, k, id)),
-			added AS (INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token)
+			added AS (INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token, trace_parent)
 				SELECT n.id, e.ws, s.id, e.event_id, e.event_type, e.payload, CAST($9 AS TEXT), CAST($10 AS INTEGER),
 					CAST($11 AS INTEGER), CAST($12 AS TIMESTAMPTZ), e.at, CAST($13 AS TIMESTAMPTZ), CAST($14 AS INTEGER),
-					CAST($15 AS TEXT), e.at, e.at, CASE WHEN e.token = '' THEN NULL ELSE e.until END, e.token
+					CAST($15 AS TEXT), e.at, e.at, CASE WHEN e.token = '' THEN NULL ELSE e.until END, e.token, e.trace
 				FROM s JOIN e ON e.i = s.i JOIN n ON n.i = s.i AND n.k = s.k
 				ON CONFLICT (subscription_id, event_id) DO NOTHING RETURNING id)
 			SELECT s.i, s.id, s.url, s.secret_sealed, s.previous_sealed, s.previous_expires_at, s.k,
@@ -74,11 +76,11 @@ func newFanOutStatements(db *sqldb.DB) fanOutStatements {
 		single: `WITH s AS (SELECT id, url, secret_sealed, previous_sealed, previous_expires_at, ROW_NUMBER() OVER (ORDER BY id) AS k
 				FROM webhook_subscriptions WHERE workspace_id = CAST($1 AS TEXT) AND status = 'enabled'
 					AND payload_version = CAST($16 AS INTEGER) AND strpos(' ' || events || ' ', ' ' || CAST($3 AS TEXT) || ' ') > 0),
-			added AS (INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token)
+			added AS (INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token, trace_parent)
 				SELECT (CAST($15 AS TEXT[]))[s.k], CAST($1 AS TEXT), s.id, CAST($2 AS TEXT), CAST($3 AS TEXT), CAST($4 AS BYTEA),
 					CAST($8 AS TEXT), CAST($9 AS INTEGER), CAST($10 AS INTEGER), CAST($11 AS TIMESTAMPTZ), CAST($5 AS TIMESTAMPTZ),
 					CAST($12 AS TIMESTAMPTZ), CAST($13 AS INTEGER), CAST($14 AS TEXT), CAST($5 AS TIMESTAMPTZ), CAST($5 AS TIMESTAMPTZ),
-					CAST($7 AS TIMESTAMPTZ), CAST($6 AS TEXT)
+					CAST($7 AS TIMESTAMPTZ), CAST($6 AS TEXT), CAST($17 AS TEXT)
 				FROM s WHERE s.k <= cardinality(CAST($15 AS TEXT[]))
 				ON CONFLICT (subscription_id, event_id) DO NOTHING RETURNING id, subscription_id)
 			SELECT 0 AS i, s.id, s.url, s.secret_sealed, s.previous_sealed, s.previous_expires_at, s.k,
@@ -86,8 +88,8 @@ func newFanOutStatements(db *sqldb.DB) fanOutStatements {
 			FROM s LEFT JOIN added ON added.subscription_id = s.id ORDER BY s.k`,
 		endpoints: db.Rebind(`SELECT id, events, url, secret_sealed, previous_sealed, previous_expires_at FROM webhook_subscriptions
 			WHERE workspace_id = ? AND status = 'enabled' AND payload_version = ? ORDER BY id`),
-		insert: db.Rebind(`INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (subscription_id, event_id) DO NOTHING`),
+		insert: db.Rebind(`INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token, trace_parent)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (subscription_id, event_id) DO NOTHING`),
 		hints:        &endpointCounts{counts: map[string]int{}},
 		singleWriter: db.Dialect == sqldb.SQLite,
 	}
@@ -142,7 +144,7 @@ func (r *Dispatch) FanOut(ctx context.Context, f webhooks.Fan, newID func() stri
 		return r.fanOutAtOnce(ctx, f, newID, written)
 	}
 	// The ids are drawn now, as many as the last fan-out of the type found endpoints.
-	h := heldFan{f: f, ids: make([]string, r.fan.hints.get(hintKey(f))), newID: newID, written: written}
+	h := heldFan{f: f, trace: observe.TraceParent(ctx), ids: make([]string, r.fan.hints.get(hintKey(f))), newID: newID, written: written}
 	for i := range h.ids {
 		h.ids[i] = newID()
 	}
@@ -167,12 +169,13 @@ func (r *Dispatch) writeBatch(ctx context.Context, held []heldFan) error {
 	n := len(held)
 	idx, ws, eventIDs, types := make([]int32, n), make([]string, n), make([]string, n), make([]string, n)
 	payloads, ats, tokens, untils := make([][]byte, n), make([]time.Time, n), make([]string, n), make([]time.Time, n)
-	versions := make([]int32, n)
+	versions, traces := make([]int32, n), make([]string, n)
 	var idEvent, idK []int32
 	var ids []string
 	for i, h := range held {
 		idx[i], ws[i], eventIDs[i], types[i] = int32(i), h.f.WorkspaceID, h.f.EventID, h.f.EventType
 		payloads[i], ats[i], tokens[i], untils[i], versions[i] = h.f.Payload, h.f.At, h.f.Token, h.f.Until, int32(payloadVersion(h.f))
+		traces[i] = h.trace
 		for k, id := range h.ids {
 			idEvent, idK, ids = append(idEvent, int32(i)), append(idK, int32(k+1)), append(ids, id)
 		}
@@ -186,11 +189,11 @@ func (r *Dispatch) writeBatch(ctx context.Context, held []heldFan) error {
 		f := held[0].f
 		err = r.db.Write(ctx).SelectContext(ctx, &rows, r.fan.single, f.WorkspaceID, f.EventID, f.EventType, f.Payload, f.At,
 			f.Token, leaseUntil(f), string(t.Status), t.Attempts, t.CycleAttempts, t.CycleFailedAt, t.LastAttemptAt,
-			t.LastStatus, t.LastError, append([]string{}, held[0].ids...), payloadVersion(f))
+			t.LastStatus, t.LastError, append([]string{}, held[0].ids...), payloadVersion(f), held[0].trace)
 	} else {
 		err = r.db.Write(ctx).SelectContext(ctx, &rows, r.fan.batch, idx, ws, eventIDs, types, payloads, ats, tokens, untils,
 			string(t.Status), t.Attempts, t.CycleAttempts, t.CycleFailedAt, t.LastAttemptAt, t.LastStatus, t.LastError,
-			idEvent, idK, ids, versions)
+			idEvent, idK, ids, versions, traces)
 	}
 	if err != nil {
 		return fmt.Errorf("fan out: %w", err)
@@ -210,11 +213,11 @@ func (r *Dispatch) writeBatch(ctx context.Context, held []heldFan) error {
 		switch {
 		case row.DeliveryID != "":
 			d := webhooks.NewDelivery(row.DeliveryID, sub, h.f.EventID, h.f.EventType, h.f.Payload, h.f.At)
-			leases[row.I] = append(leases[row.I], webhooks.Lease{Delivery: d, Endpoint: sub, Token: h.f.Token, Until: h.f.Until})
+			leases[row.I] = append(leases[row.I], webhooks.Lease{Delivery: d, Endpoint: sub, Token: h.f.Token, Until: h.f.Until, Trace: h.trace})
 		case row.K > len(h.ids):
 			// Beyond the ids drawn (the first event of a type since the start, or an endpoint
 			// just added): a statement of its own. Within them, a conflict: a replay.
-			l, added, err := r.addOne(ctx, h.f, sub, h.newID())
+			l, added, err := r.addOne(ctx, h.f, h.trace, sub, h.newID())
 			if err != nil {
 				return err
 			}
@@ -237,11 +240,12 @@ func (r *Dispatch) fanOutAtOnce(ctx context.Context, f webhooks.Fan, newID func(
 		return fmt.Errorf("fan out: %w", err)
 	}
 	var leases []webhooks.Lease
+	trace := observe.TraceParent(ctx)
 	for _, row := range rows {
 		if !containsField(row.Events, f.EventType) {
 			continue
 		}
-		l, added, err := r.addOne(ctx, f, r.fanEndpoint(f.WorkspaceID, row), newID())
+		l, added, err := r.addOne(ctx, f, trace, r.fanEndpoint(f.WorkspaceID, row), newID())
 		if err != nil {
 			return err
 		}
@@ -253,16 +257,17 @@ func (r *Dispatch) fanOutAtOnce(ctx context.Context, f webhooks.Fan, newID func(
 	return nil
 }
 
-// addOne inserts the event's delivery for one endpoint unless it has one.
-func (r *Dispatch) addOne(ctx context.Context, f webhooks.Fan, sub *webhooks.Subscription, id string) (webhooks.Lease, bool, error) {
+// addOne inserts the event's delivery for one endpoint unless it has one; trace is the
+// traceparent its attempts continue.
+func (r *Dispatch) addOne(ctx context.Context, f webhooks.Fan, trace string, sub *webhooks.Subscription, id string) (webhooks.Lease, bool, error) {
 	d := webhooks.NewDelivery(id, sub, f.EventID, f.EventType, f.Payload, f.At)
 	added, err := r.db.Changes(ctx, "insert delivery", r.fan.insert, d.ID, d.WorkspaceID, d.SubscriptionID, d.EventID,
 		d.EventType, d.Payload, string(d.Status), d.Attempts, d.CycleAttempts, d.CycleFailedAt, d.NextAttemptAt,
-		d.LastAttemptAt, d.LastStatus, d.LastError, d.CreatedAt, d.UpdatedAt, leaseUntil(f), f.Token)
+		d.LastAttemptAt, d.LastStatus, d.LastError, d.CreatedAt, d.UpdatedAt, leaseUntil(f), f.Token, trace)
 	if err != nil {
 		return webhooks.Lease{}, false, err
 	}
-	return webhooks.Lease{Delivery: d, Endpoint: sub, Token: f.Token, Until: f.Until}, added, nil
+	return webhooks.Lease{Delivery: d, Endpoint: sub, Token: f.Token, Until: f.Until, Trace: trace}, added, nil
 }
 
 // fanEndpoint is what sending needs of an endpoint (as a claim returns it).

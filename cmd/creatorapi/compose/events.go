@@ -13,6 +13,7 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
 	"github.com/creatorapi/creatorapi/adapters/eventbus/sqltransport"
 	"github.com/creatorapi/creatorapi/adapters/eventbus/wakeup"
+	"github.com/creatorapi/creatorapi/adapters/observe"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -75,12 +76,17 @@ type routerParams struct {
 	Config     router.Config
 	Logger     watermill.LoggerAdapter
 	Consumers  []events.Consumer `group:"event_consumers"`
+	Tracing    *observe.Tracing
 }
 
 // newEventRouter runs the consumers the ports provided.
 func newEventRouter(p routerParams) (*router.Router, error) {
 	groups := slices.DeleteFunc(slices.Clone(p.Consumers), func(c events.Consumer) bool { return c.Inline })
-	return router.New(p.DB, p.Ledger, p.Transport, groups, p.Partitions, p.Config, p.Logger, instanceName(p.Wakeup))
+	r, err := router.New(p.DB, p.Ledger, p.Transport, groups, p.Partitions, p.Config, p.Logger, instanceName(p.Wakeup))
+	if err != nil {
+		return nil, err
+	}
+	return r.TraceWith(p.Tracing.Tracer), nil
 }
 
 // instanceName names this process in the lease table: host and pid for operators, and

@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/fx"
 
+	"github.com/creatorapi/creatorapi/adapters/observe"
 	"github.com/creatorapi/creatorapi/adapters/secrets"
 	sqlidempotency "github.com/creatorapi/creatorapi/adapters/sql/idempotency"
 	"github.com/creatorapi/creatorapi/application/idempotency"
@@ -79,10 +80,12 @@ type publicParams struct {
 	Guards    []fiber.Handler `group:"api_guards"`
 	PreAuth   []fiber.Handler `group:"api_pre_auth"`  // run before authentication (failed-auth limits)
 	Mounts    []PublicMount   `group:"public_mounts"` // the dashboard
+	Tracing   *observe.Tracing
 }
 
 func newPublicApp(p publicParams) PublicApp {
 	app := web.NewApp("creatorapi", p.Logger)
+	app.Use("/api", web.Trace(p.Tracing.Tracer))   // W3C trace context in, a server span when exporting
 	app.Use(p.Config.ClientAddresses.Middleware()) // web.ClientIP: limits, audit and logs
 	app.Use(p.Metrics.Middleware("public"))
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })

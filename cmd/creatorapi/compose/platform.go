@@ -25,6 +25,7 @@ func Platform() fx.Option {
 	return fx.Module("platform",
 		fx.Provide(
 			newLogger,
+			newTracing,
 			newDatabase,
 			func(db *sqldb.DB) platform.Transactor { return db },
 			func() platform.Clock { return clock.System{} },
@@ -33,16 +34,20 @@ func Platform() fx.Option {
 			sqlstore.NewMasterKeyStore,
 			newKeyPolicy,
 			newMasterKey,
-			func(l *slog.Logger, r *prometheus.Registry) (platform.Observer, error) {
-				return observe.NewUseCases(l, r)
+			func(l *slog.Logger, r *prometheus.Registry, t *observe.Tracing) (platform.Observer, error) {
+				u, err := observe.NewUseCases(l, r)
+				if err != nil || t.Tracer == nil {
+					return u, err
+				}
+				return observe.Many{observe.NewSpans(t.Tracer), u}, nil // the span first: the log line has its trace
 			},
 			func(tx platform.Transactor, pub platform.Publisher, i platform.IDs, c platform.Clock, obs platform.Observer) platform.Kit {
 				return platform.Kit{Tx: tx, Publisher: pub, IDs: i, Clock: c, Observer: obs}
 			},
 			sqlstore.NewSettings,
 			wakeup.New,
-			func(db *sqldb.DB, i platform.IDs, c platform.Clock, l watermill.LoggerAdapter, w *wakeup.Wakeup) *outbox.Outbox {
-				return outbox.New(db, i, c, l).SignalCommits(w)
+			func(db *sqldb.DB, i platform.IDs, c platform.Clock, l watermill.LoggerAdapter, w *wakeup.Wakeup, t *observe.Tracing) *outbox.Outbox {
+				return outbox.New(db, i, c, l).SignalCommits(w).TraceWith(t.Tracer)
 			},
 			func(o *outbox.Outbox) platform.Publisher { return o },
 		),
@@ -56,14 +61,29 @@ func newLogger(cfg Config) *slog.Logger {
 }
 
 // newDatabase opens the database and applies migrations when the app starts.
-func newDatabase(lc fx.Lifecycle, cfg Config) (*sqldb.DB, error) {
+func newDatabase(lc fx.Lifecycle, cfg Config, t *observe.Tracing) (*sqldb.DB, error) {
 	db, err := sqldb.Open(context.Background(), cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
+	db.TraceWith(t.Tracer)
 	lc.Append(fx.Hook{
 		OnStart: db.Migrate,
 		OnStop:  func(context.Context) error { return db.Close() },
 	})
 	return db, nil
+}
+
+// newTracing builds the tracer from the OTEL_* variables (off without an endpoint) and
+// flushes its spans when the app stops.
+func newTracing(lc fx.Lifecycle, cfg Config) (*observe.Tracing, error) {
+	if !cfg.TraceExport {
+		return &observe.Tracing{}, nil
+	}
+	t, err := observe.NewTracing(context.Background(), Build().Version)
+	if err != nil {
+		return nil, err
+	}
+	lc.Append(fx.Hook{OnStop: t.Shutdown})
+	return t, nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/modulelinks"
+	"github.com/creatorapi/creatorapi/adapters/observe"
 
 	"go.uber.org/fx"
 
@@ -67,8 +68,8 @@ func Webhooks() fx.Option {
 			func(cfg Config, d WebhookDispatching) *adapterwebhooks.Sender {
 				return adapterwebhooks.NewSender(adapterwebhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivate}, d.Limits.PerEndpoint)
 			},
-			func(a webhooks.Application, s *adapterwebhooks.Sender, c platform.Clock, l *slog.Logger, d WebhookDispatching, sig *adapterwebhooks.Signal, p secrets.Policy, k secrets.MasterKey) *adapterwebhooks.Dispatcher {
-				disp := adapterwebhooks.NewDispatcher(a, s, c, l, d.Limits, sig)
+			func(a webhooks.Application, s *adapterwebhooks.Sender, c platform.Clock, l *slog.Logger, d WebhookDispatching, sig *adapterwebhooks.Signal, p secrets.Policy, k secrets.MasterKey, t *observe.Tracing) *adapterwebhooks.Dispatcher {
+				disp := adapterwebhooks.NewDispatcher(a, s, c, l, d.Limits, sig).TraceWith(t.Tracer)
 				disp.VerifyKeyWith(func(ctx context.Context) error { return p.StillOpens(ctx, k) })
 				return disp
 			},

@@ -47,8 +47,8 @@ func NewApp(name string, logger *slog.Logger) *fiber.App {
 		EnableStackTrace: true,
 		StackTraceHandler: func(c *fiber.Ctx, p any) {
 			c.Locals(panicLoggedKey{}, true)
-			logger.Error("panic in handler", "request_id", RequestIDOf(c), "method", c.Method(), "path", c.Path(),
-				"panic", p, "stack", string(debug.Stack()))
+			logger.Error("panic in handler", append(requestAttrs(c), "method", c.Method(), "path", c.Path(),
+				"panic", p, "stack", string(debug.Stack()))...)
 		},
 	}))
 	return app
@@ -73,10 +73,19 @@ func ErrorHandler(logger *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		p, ok := ProblemOf(err)
 		if logged, _ := c.Locals(panicLoggedKey{}).(bool); !ok && !logged {
-			logger.Error("request failed", "request_id", RequestIDOf(c), "method", c.Method(), "path", c.Path(), "error", err)
+			logger.Error("request failed", append(requestAttrs(c), "method", c.Method(), "path", c.Path(), "error", err)...)
 		}
 		return WriteProblem(c, p)
 	}
+}
+
+// requestAttrs names the request in a log line: its id, and its trace id when it has one.
+func requestAttrs(c *fiber.Ctx) []any {
+	attrs := []any{"request_id", RequestIDOf(c)}
+	if id := TraceIDOf(c.UserContext()); id != "" {
+		attrs = append(attrs, "trace_id", id)
+	}
+	return attrs
 }
 
 // WriteProblem sends p in the envelope.
