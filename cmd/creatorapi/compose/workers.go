@@ -132,7 +132,9 @@ func newWorkers(p workersParams) WorkerGroup {
 			return p.Ledger.RetireInline(ctx, p.Consumers.Consumers, p.Logger)
 		})})
 	if p.DB.Dialect == sqldb.Postgres { // wakes the router when other instances commit
-		g = append(g, background.Named{Name: "postgres listener", Worker: wakeup.NewListener(p.DB.Writer.DB, p.Wakeup, p.WMLogger)})
+		g = append(g, background.Named{Name: "postgres listener", Worker: wakeup.NewListener(p.DB.Writer.DB, p.Wakeup, p.WMLogger)},
+			// keeps the key and catalogue caches trusted (until it runs, every read asks the database)
+			background.Named{Name: "cache invalidation listener", Worker: p.DB.Caches().Listener(p.Config.CacheListenURL)})
 	}
 	// Retention before the router, so that it stops after it: on SQLite a retention run
 	// waiting for the writer must not hold up the router's drain.
