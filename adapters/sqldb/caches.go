@@ -10,18 +10,22 @@ import (
 // Caches lets repositories keep rows that rarely change (API keys, catalogue versions) in
 // memory without ever serving one that changed: a write that changes a cached row calls
 // Invalidate in its transaction, and reads go through a Cache, which uses its entries only
-// while this process can prove that it has heard of every committed invalidation.
+// while this process can prove that it has heard of every committed invalidation. Until
+// the process runs its Listener (serve does; one-shot CLI verbs and contract tests do not),
+// every read asks the database.
 //
-//   - SQLite: one process owns the file, but CLI verbs write it too. Before trusting its
-//     entries, a Cache asks SQLite's PRAGMA data_version on a connection of its own, which
-//     changes with every commit by any other connection or process; a change empties every
-//     cache. So a commit that returned before a request arrived is always seen.
 //   - PostgreSQL: every instance LISTENs on one channel (caches_postgres.go). Invalidate
 //     notifies it in the writer's transaction and, once committed, waits until every live
 //     instance has acknowledged (bounded by AckWait). An instance trusts its entries only
 //     while its channel has been confirmed, by a ping of its own received back, within
 //     the last Trust: one that did not hear the invalidation stops trusting its cache
 //     before the writer stops waiting for it.
+//   - SQLite: one process serves the file, but CLI verbs write it too. The serving process
+//     asks PRAGMA data_version every 2 ms on a connection of its own (it changes with every
+//     commit of any other connection or process; a change empties every cache) and trusts
+//     its entries for SQLiteTrust after the start of the last answer. Its own writes drop
+//     their entries at once; a process that does not serve (a CLI verb) waits SQLiteWait
+//     after its commit, by when the server has seen it or stopped trusting its cache.
 //
 // Entries read while an invalidation or a flush ran are not kept (a generation counter),
 // and a read inside a transaction never uses the cache (it must see its own writes).
@@ -35,6 +39,7 @@ type Caches struct {
 	mu         sync.Mutex
 	caches     map[string][]flusher
 	version    *dataVersionWatch // SQLite
+	watching   atomic.Bool       // SQLite: this process runs the watch (it serves)
 	ackTimeout atomic.Int64      // invalidations whose wait ended without every acknowledgement
 }
 
@@ -44,6 +49,9 @@ type Caches struct {
 const (
 	Trust   = time.Second
 	AckWait = Trust + 500*time.Millisecond
+	// SQLiteTrust and SQLiteWait are the same pair for SQLite's data_version watch.
+	SQLiteTrust = 20 * time.Millisecond
+	SQLiteWait  = SQLiteTrust + 10*time.Millisecond
 )
 
 type flusher interface {
@@ -73,13 +81,7 @@ func (c *Caches) Trusted(ctx context.Context) bool {
 }
 
 // trusted returns the generation to store entries under and whether entries may be used.
-func (c *Caches) trusted(ctx context.Context) (uint64, bool) {
-	if c.version != nil {
-		if err := c.version.check(ctx, c.flushAll); err != nil {
-			return 0, false
-		}
-		return c.gen.Load(), true
-	}
+func (c *Caches) trusted(context.Context) (uint64, bool) {
 	gen := c.gen.Load()
 	return gen, time.Since(c.epoch).Nanoseconds() < c.trustUntil.Load()
 }
@@ -132,8 +134,7 @@ func (c *Caches) flushAll() {
 // command returns only after the wait.
 func (c *Caches) Invalidate(ctx context.Context, name, key string) error {
 	if c.db.Dialect != Postgres {
-		c.apply(name, key) // this process's readers also see data_version move
-		return nil
+		return c.settleSQLite(ctx, name, key)
 	}
 	return c.notify(ctx, name, key)
 }

@@ -111,9 +111,19 @@ type ping struct {
 	sent, heartbeat time.Time
 }
 
-// Listener returns the worker that keeps this instance's caches trusted; url is the
-// PostgreSQL URL it listens through ("" for the database's own).
-func (c *Caches) Listener(url string) *CacheListener {
+// CacheWorker is what keeps a serving process's caches trusted (a background worker).
+type CacheWorker interface {
+	Start(ctx context.Context) error
+	Stop(ctx context.Context) error
+}
+
+// Listener returns the worker that keeps this process's caches trusted: on PostgreSQL the
+// CacheListener (url is the PostgreSQL URL it listens through, "" for the database's own),
+// on SQLite the data_version watch.
+func (c *Caches) Listener(url string) CacheWorker {
+	if c.db.Dialect != Postgres {
+		return &sqliteWatch{c: c}
+	}
 	if url == "" {
 		url = c.db.dsn
 	}

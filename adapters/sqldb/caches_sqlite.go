@@ -4,41 +4,42 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"sync"
-	"sync/atomic"
+	"time"
 )
+
+// watchEvery is how often a serving SQLite process asks PRAGMA data_version.
+const watchEvery = 2 * time.Millisecond
+
+// settleSQLite drops the entry in this process once the transaction commits; a process
+// that does not watch the file (a CLI verb) then waits SQLiteWait, so that the serving
+// process has seen the commit or stopped trusting its cache when the command returns.
+func (c *Caches) settleSQLite(ctx context.Context, name, key string) error {
+	settle := func() {
+		c.apply(name, key)
+		if !c.watching.Load() {
+			time.Sleep(SQLiteWait)
+		}
+	}
+	if !AfterCommit(ctx, settle) {
+		if _, inTx := TxFromContext(ctx); !inTx {
+			settle()
+		}
+	}
+	return nil
+}
 
 // dataVersionWatch asks SQLite whether anyone else committed since the last question:
 // PRAGMA data_version, on a connection that never writes, changes with every commit of
 // any other connection or process (this process's writer, a CLI verb on the same file).
-// Concurrent callers share one question, provided it was asked after they arrived.
 type dataVersionWatch struct {
-	db      *DB
-	asked   atomic.Uint64 // questions started
-	mu      sync.Mutex
-	conn    *sql.Conn
-	stmt    *sql.Stmt
-	last    int64
-	known   bool
-	lastErr error // the answer of the last question
+	db    *DB
+	conn  *sql.Conn
+	stmt  *sql.Stmt
+	last  int64
+	known bool
 }
 
-// check calls changed, before it returns, when a commit happened since the previous check.
-func (w *dataVersionWatch) check(ctx context.Context, changed func()) error {
-	arrived := w.asked.Load()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.asked.Load() > arrived { // a question started after we arrived and has been answered:
-		return w.lastErr // what it saw covers our arrival, and it flushed what it had to
-	}
-	w.asked.Add(1)
-	var moved bool
-	if moved, w.lastErr = w.ask(ctx); moved {
-		changed()
-	}
-	return w.lastErr
-}
-
+// ask reports whether a commit happened since the previous question.
 func (w *dataVersionWatch) ask(ctx context.Context) (bool, error) {
 	if w.conn == nil {
 		conn, err := w.db.Reader.Conn(ctx)
@@ -54,9 +55,7 @@ func (w *dataVersionWatch) ask(ctx context.Context) (bool, error) {
 	}
 	var v int64
 	if err := w.stmt.QueryRowContext(ctx).Scan(&v); err != nil {
-		_ = w.stmt.Close()
-		_ = w.conn.Close()
-		w.conn, w.stmt, w.known = nil, nil, false
+		w.close()
 		return false, fmt.Errorf("data version: %w", err)
 	}
 	changed := !w.known || v != w.last
@@ -65,11 +64,64 @@ func (w *dataVersionWatch) ask(ctx context.Context) (bool, error) {
 }
 
 func (w *dataVersionWatch) close() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.conn != nil {
 		_ = w.stmt.Close()
 		_ = w.conn.Close()
-		w.conn, w.stmt = nil, nil
+		w.conn, w.stmt, w.known = nil, nil, false
+	}
+}
+
+// sqliteWatch is the worker of a serving SQLite process: it keeps the caches trusted for
+// SQLiteTrust after each data_version answer, emptying them when the version moved.
+type sqliteWatch struct {
+	c      *Caches
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+func (s *sqliteWatch) Start(context.Context) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel, s.done = cancel, make(chan struct{})
+	s.c.watching.Store(true)
+	go s.run(ctx)
+	return nil
+}
+
+func (s *sqliteWatch) Stop(ctx context.Context) error {
+	if s.cancel == nil {
+		return nil
+	}
+	s.cancel()
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	s.c.watching.Store(false)
+	s.c.distrust()
+	return nil
+}
+
+func (s *sqliteWatch) run(ctx context.Context) {
+	defer close(s.done)
+	defer s.c.version.close()
+	t := time.NewTicker(watchEvery)
+	defer t.Stop()
+	for {
+		start := time.Now()
+		actx, cancel := context.WithTimeout(ctx, time.Second)
+		changed, err := s.c.version.ask(actx)
+		cancel()
+		if changed {
+			s.c.flushAll()
+		}
+		if err == nil {
+			s.c.trustUntilAt(start.Add(SQLiteTrust))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
 	}
 }
