@@ -23,7 +23,7 @@ import (
 //   - SQLite: one process serves the file, but CLI verbs write it too. The serving process
 //     asks PRAGMA data_version every 2 ms on a connection of its own (it changes with every
 //     commit of any other connection or process; a change empties every cache) and trusts
-//     its entries for SQLiteTrust after the start of the last answer. Its own writes drop
+//     its entries for SQLiteTrust (50 ms) after the start of the last answer. Its own writes drop
 //     their entries at once; a process that does not serve (a CLI verb) waits SQLiteWait
 //     after its commit, by when the server has seen it or stopped trusting its cache.
 //
@@ -50,7 +50,7 @@ const (
 	Trust   = time.Second
 	AckWait = Trust + 500*time.Millisecond
 	// SQLiteTrust and SQLiteWait are the same pair for SQLite's data_version watch.
-	SQLiteTrust = 20 * time.Millisecond
+	SQLiteTrust = 50 * time.Millisecond
 	SQLiteWait  = SQLiteTrust + 10*time.Millisecond
 )
 
