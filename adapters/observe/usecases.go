@@ -6,6 +6,7 @@ package observe
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -19,12 +20,15 @@ import (
 type UseCases struct {
 	logger   *slog.Logger
 	duration *prometheus.HistogramVec
+	mu       sync.RWMutex
+	series   map[[2]string]prometheus.Observer // by use case and outcome, resolved once
 }
 
 // NewUseCases registers creatorapi_use_case_duration_seconds{use_case, outcome} on registry.
 func NewUseCases(logger *slog.Logger, registry *prometheus.Registry) (*UseCases, error) {
 	u := &UseCases{
 		logger: logger,
+		series: map[[2]string]prometheus.Observer{},
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "creatorapi_use_case_duration_seconds", Help: "Use case runs by use case and outcome (ok, rejected, fault).",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
@@ -42,7 +46,7 @@ func (u *UseCases) Begin(ctx context.Context, useCase string) (context.Context, 
 	return ctx, func(err error) {
 		elapsed := time.Since(start)
 		outcome := Outcome(err)
-		u.duration.WithLabelValues(useCase, outcome).Observe(elapsed.Seconds())
+		u.observer(useCase, outcome).Observe(elapsed.Seconds())
 		level := slog.LevelDebug
 		if outcome == "fault" {
 			level = slog.LevelError
@@ -61,6 +65,23 @@ func (u *UseCases) Begin(ctx context.Context, useCase string) (context.Context, 
 			u.logger.LogAttrs(ctx, level, "use case", attrs...)
 		}
 	}
+}
+
+// observer returns the histogram of one use case and outcome, resolving its labels the
+// first time only (no label hashing per run).
+func (u *UseCases) observer(useCase, outcome string) prometheus.Observer {
+	k := [2]string{useCase, outcome}
+	u.mu.RLock()
+	o, ok := u.series[k]
+	u.mu.RUnlock()
+	if ok {
+		return o
+	}
+	o = u.duration.WithLabelValues(useCase, outcome)
+	u.mu.Lock()
+	u.series[k] = o
+	u.mu.Unlock()
+	return o
 }
 
 // Outcome classifies a use case's error: ok, rejected (a kernel error the caller can

@@ -42,6 +42,8 @@ type DB struct {
 	reads   Querier      // Reader, through prepared statements on SQLite
 	stmts   *stmtCache   // nil on PostgreSQL
 	tracer  trace.Tracer // nil: transactions record no span
+	caches  *Caches
+	dsn     string // PostgreSQL: what Open was given (the cache listener connects with it)
 }
 
 // Open connects to databaseURL: postgres://... or postgresql://..., or sqlite://PATH
@@ -74,7 +76,9 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
-	return FromPostgres(db), nil
+	d := FromPostgres(db)
+	d.dsn = dsn
+	return d, nil
 }
 
 // withConnectTimeout bounds each new connection's dial and handshake (5 s) unless the URL
@@ -95,7 +99,9 @@ func withConnectTimeout(dsn string) string {
 // connection settings, such as auto_explain's notices).
 func FromPostgres(db *sqlx.DB) *DB {
 	db.Mapper = columnMapper()
-	return &DB{Dialect: Postgres, Writer: db, Reader: db, reads: db}
+	d := &DB{Dialect: Postgres, Writer: db, Reader: db, reads: db}
+	d.caches = newCaches(d)
+	return d
 }
 
 func openSQLite(ctx context.Context, path string) (*DB, error) {
@@ -130,13 +136,18 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	reader.SetConnMaxLifetime(0)
 	writer.Mapper, reader.Mapper = columnMapper(), columnMapper()
 	stmts := newStmtCache(reader)
-	return &DB{Dialect: SQLite, Writer: writer, Reader: reader, reads: stmts, stmts: stmts}, nil
+	d := &DB{Dialect: SQLite, Writer: writer, Reader: reader, reads: stmts, stmts: stmts}
+	d.caches = newCaches(d)
+	return d, nil
 }
 
 // Close closes both handles.
 func (db *DB) Close() error {
 	if db.stmts != nil {
 		db.stmts.close()
+	}
+	if db.caches != nil && db.caches.version != nil {
+		db.caches.version.close()
 	}
 	err := db.Writer.Close()
 	if db.Reader != db.Writer {

@@ -103,7 +103,7 @@ func TestServeStartsEveryWorker(t *testing.T) {
 	}
 	want := []string{"database maintenance warnings", "flush key usage", "flush deprecated calls", "send sunset notices", "sweep rate limits", "webhook dispatcher",
 		"send webhook notices", "prune webhook log", "prune sign-in state", "purge idempotency records", "send sign-in links", "watch the master key",
-		"retire inline consumer groups", "events retention", "event router"}
+		"retire inline consumer groups", "cache invalidation listener", "events retention", "event router"}
 	var names []string
 	for _, w := range workers {
 		names = append(names, w.Name)

@@ -58,6 +58,9 @@ func Forbidden(message string) *Error {
 
 // KindOf returns the kind of err, or 0 when err is not a kernel error.
 func KindOf(err error) Kind {
+	if err == nil {
+		return 0 // before errors.As, whose target would be allocated on every call
+	}
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Kind

@@ -2,11 +2,9 @@ package keys
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"hash/crc32"
 	"io"
-	"math/big"
 	"strings"
 
 	"github.com/creatorapi/creatorapi/domain/kernel"
@@ -54,25 +52,27 @@ func generate(random io.Reader, prefix string) (Token, error) {
 
 // ParseToken checks shape and checksum; it never touches storage.
 func ParseToken(s string) (Token, error) {
-	malformed := kernel.Unauthenticated("malformed API key")
 	prefix := TokenPrefix
 	if strings.HasPrefix(s, TestTokenPrefix) {
 		prefix = TestTokenPrefix
 	}
 	if len(s) != len(prefix)+bodyLen || !strings.HasPrefix(s, prefix) {
-		return Token{}, malformed
+		return Token{}, malformedToken()
 	}
 	for i := len(prefix); i < len(s); i++ {
 		if strings.IndexByte(base62, s[i]) < 0 {
-			return Token{}, malformed
+			return Token{}, malformedToken()
 		}
 	}
 	unsigned := s[:len(s)-checksumLen]
-	if checksum(unsigned) != s[len(s)-checksumLen:] {
-		return Token{}, malformed
+	var sum [checksumLen]byte
+	if string(appendChecksum(sum[:0], unsigned)) != s[len(s)-checksumLen:] {
+		return Token{}, malformedToken()
 	}
 	return Token{raw: s}, nil
 }
+
+func malformedToken() error { return kernel.Unauthenticated("malformed API key") }
 
 // String returns the full secret.
 func (t Token) String() string { return t.raw }
@@ -101,10 +101,27 @@ func (t Token) Hash() []byte {
 }
 
 func checksum(s string) string {
-	var buf [4]byte
-	binary.BigEndian.PutUint32(buf[:], crc32.ChecksumIEEE([]byte(s)))
-	enc := new(big.Int).SetBytes(buf[:]).Text(62)
-	return strings.Repeat("0", checksumLen-len(enc)) + enc
+	var sum [checksumLen]byte
+	return string(appendChecksum(sum[:0], s))
+}
+
+// appendChecksum appends s's CRC-32 in base 62 (digits 0-9a-zA-Z, big.Int's Text(62)),
+// left-padded with '0' to checksumLen, without allocating.
+func appendChecksum(dst []byte, s string) []byte {
+	const digits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	var out [checksumLen]byte
+	// CRC-32 (IEEE) byte by byte over the string: crc32's own functions take a []byte,
+	// and converting a token to one would allocate on every request.
+	n := ^uint32(0)
+	for i := 0; i < len(s); i++ {
+		n = crc32.IEEETable[byte(n)^s[i]] ^ (n >> 8)
+	}
+	n = ^n
+	for i := checksumLen - 1; i >= 0; i-- {
+		out[i] = digits[n%62]
+		n /= 62
+	}
+	return append(dst, out[:]...)
 }
 
 // randomBase62 draws n characters without modulo bias by rejecting bytes >= 248.

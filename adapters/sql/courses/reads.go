@@ -15,7 +15,12 @@ type Reads struct {
 	firstPage, nextPage, version string
 	bySlug                       string
 	detail                       curriculum
+	versions                     *sqldb.Cache[int64]
 }
+
+// VersionCache names the cache of catalogue versions (by workspace id): every course
+// change invalidates its workspace's entry in its transaction (Repository.bump).
+const VersionCache = "catalog_versions"
 
 // NewReads prepares the statements for db's dialect.
 func NewReads(db *sqldb.DB) *Reads {
@@ -23,6 +28,7 @@ func NewReads(db *sqldb.DB) *Reads {
 	const order = ` ORDER BY created_at DESC, id DESC LIMIT ?`
 	return &Reads{
 		db:        db,
+		versions:  sqldb.NewCache[int64](db, VersionCache, 100_000),
 		firstPage: db.Rebind(published + order),
 		nextPage:  db.Rebind(published + ` AND (created_at < ? OR (created_at = ? AND id < ?))` + order),
 		version:   db.Rebind(`SELECT version FROM catalog_versions WHERE workspace_id = ?`),
@@ -78,8 +84,11 @@ func (r *Reads) Get(ctx context.Context, workspaceID, id string) (query.CourseDe
 }
 
 // CatalogVersion returns the workspace's catalogue version (0 before any course exists).
+// Served from memory while the database's caches are trusted (sqldb.Caches).
 func (r *Reads) CatalogVersion(ctx context.Context, workspaceID string) (int64, error) {
-	var v int64
-	err := sqldb.One(ctx, r.db.Read(ctx), &v, nil, r.version, workspaceID)
-	return v, err
+	return r.versions.Get(ctx, workspaceID, func(ctx context.Context) (int64, error) {
+		var v int64
+		err := sqldb.One(ctx, r.db.Read(ctx), &v, nil, r.version, workspaceID)
+		return v, err
+	})
 }

@@ -58,9 +58,13 @@ func (r *Repository) Add(ctx context.Context, c *courses.Course) error {
 	return r.bump(ctx, c.WorkspaceID)
 }
 
-// bump moves the workspace's catalogue version in the caller's transaction.
+// bump moves the workspace's catalogue version in the caller's transaction, and
+// invalidates it in every instance's cache (the command returns once all have dropped it).
 func (r *Repository) bump(ctx context.Context, workspaceID string) error {
-	return r.db.Exec(ctx, "bump catalogue version", r.bumpVersion, workspaceID)
+	if err := r.db.Exec(ctx, "bump catalogue version", r.bumpVersion, workspaceID); err != nil {
+		return err
+	}
+	return r.db.Caches().Invalidate(ctx, VersionCache, workspaceID)
 }
 
 // SlugTaken tells whether a course of the workspace uses slug.

@@ -14,13 +14,20 @@ import (
 
 // Repository stores API keys (keys.Repository) and reads them a page at a time
 // (query.KeyPages).
-type Repository struct{ sqldb.Prepared[statements] }
+type Repository struct {
+	sqldb.Prepared[statements]
+	byLookup *sqldb.Cache[keys.Key]
+}
+
+// LookupCache names the cache of keys by lookup part: a revocation invalidates its key's
+// entry in its transaction, and returns once every instance has dropped it (sqldb.Caches).
+const LookupCache = "api_keys"
 
 type statements struct{ Insert, Get, ByLookup, List, Revoke, FirstPage, NextPage, Count string }
 
 // NewRepository prepares the statements for db's dialect.
 func NewRepository(db *sqldb.DB) *Repository {
-	return &Repository{sqldb.Prepare(db, statements{
+	return &Repository{byLookup: sqldb.NewCache[keys.Key](db, LookupCache, 100_000), Prepared: sqldb.Prepare(db, statements{
 		Insert:   `INSERT INTO api_keys (` + keyColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		Get:      `SELECT ` + keyColumns + ` FROM api_keys WHERE workspace_id = ? AND id = ?`,
 		ByLookup: `SELECT ` + keyColumns + ` FROM api_keys WHERE lookup = ?`,
@@ -46,9 +53,20 @@ func (r *Repository) Get(ctx context.Context, workspaceID, id string) (*keys.Key
 	return r.one(ctx, r.Q.Get, "key "+id, workspaceID, id)
 }
 
-// FindByLookup returns the key with this lookup part or NotFound.
+// FindByLookup returns the key with this lookup part or NotFound: from memory while the
+// database's caches are trusted (an unknown lookup is asked every time).
 func (r *Repository) FindByLookup(ctx context.Context, lookup string) (*keys.Key, error) {
-	return r.one(ctx, r.Q.ByLookup, "key", lookup)
+	k, err := r.byLookup.Get(ctx, lookup, func(ctx context.Context) (keys.Key, error) {
+		k, err := r.one(ctx, r.Q.ByLookup, "key", lookup)
+		if err != nil {
+			return keys.Key{}, err
+		}
+		return *k, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &k, nil
 }
 
 func (r *Repository) one(ctx context.Context, query, what string, args ...any) (*keys.Key, error) {
@@ -85,6 +103,11 @@ func (r *Repository) Count(ctx context.Context, workspaceID string, rotateBefore
 // SaveRevocation stores the revocation time unless the key was revoked already (the
 // earlier time is kept); revoked tells whether this call stored it. Racing calls are
 // settled by the row: the UPDATE of the second finds revoked_at set.
+// Every instance's cached copy is dropped before the command returns (sqldb.Caches.Invalidate).
 func (r *Repository) SaveRevocation(ctx context.Context, k *keys.Key) (revoked bool, err error) {
-	return r.DB.Changes(ctx, "revoke key", r.Q.Revoke, k.RevokedAt, k.WorkspaceID, k.ID)
+	revoked, err = r.DB.Changes(ctx, "revoke key", r.Q.Revoke, k.RevokedAt, k.WorkspaceID, k.ID)
+	if err != nil || !revoked {
+		return revoked, err
+	}
+	return true, r.DB.Caches().Invalidate(ctx, LookupCache, k.Lookup)
 }

@@ -22,6 +22,7 @@ func Probes() fx.Option {
 	return fx.Module("probes",
 		fx.Provide(newReadiness),
 		fx.Invoke(registerBuildInfo),
+		fx.Invoke(func(db *sqldb.DB, registry *prometheus.Registry) error { return db.Caches().Register(registry) }),
 	)
 }
 

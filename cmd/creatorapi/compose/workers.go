@@ -131,6 +131,8 @@ func newWorkers(p workersParams) WorkerGroup {
 		background.Named{Name: "retire inline consumer groups", Worker: background.AtStart(func(ctx context.Context) error {
 			return p.Ledger.RetireInline(ctx, p.Consumers.Consumers, p.Logger)
 		})})
+	// Keeps the key and catalogue caches trusted (until it runs, every read asks the database).
+	g = append(g, background.Named{Name: "cache invalidation listener", Worker: p.DB.Caches().Listener(p.Config.CacheListenURL)})
 	if p.DB.Dialect == sqldb.Postgres { // wakes the router when other instances commit
 		g = append(g, background.Named{Name: "postgres listener", Worker: wakeup.NewListener(p.DB.Writer.DB, p.Wakeup, p.WMLogger)})
 	}

@@ -17,6 +17,7 @@ import (
 type Config struct {
 	DataDir              string              // CREATORAPI_DATA_DIR, default ./data
 	DatabaseURL          string              // CREATORAPI_DATABASE_URL, default sqlite:// in the data folder
+	CacheListenURL       string              // CREATORAPI_CACHE_LISTEN_URL, default CREATORAPI_DATABASE_URL: where PostgreSQL cache invalidations are LISTENed to
 	HTTPAddr             string              // CREATORAPI_HTTP_ADDR, default :8080
 	AdminAddr            string              // CREATORAPI_ADMIN_ADDR, default 127.0.0.1:8081
 	AdminToken           string              // CREATORAPI_ADMIN_TOKEN, default generated into the data folder
@@ -79,12 +80,14 @@ func Load(getenv func(string) string) (Config, error) {
 	cfg := Config{
 		DataDir:     get("CREATORAPI_DATA_DIR", "./data"),
 		DatabaseURL: get("CREATORAPI_DATABASE_URL", "sqlite://"),
-		HTTPAddr:    get("CREATORAPI_HTTP_ADDR", ":8080"),
-		AdminAddr:   get("CREATORAPI_ADMIN_ADDR", "127.0.0.1:8081"),
-		AdminToken:  get("CREATORAPI_ADMIN_TOKEN", ""),
-		SecretKey:   get("CREATORAPI_SECRET_KEY", ""),
-		SMTPURL:     get("CREATORAPI_SMTP_URL", ""),
-		LogLevel:    get("CREATORAPI_LOG_LEVEL", "info"),
+		// A session of its own (LISTEN): a pooler in transaction mode cannot carry it.
+		CacheListenURL: get("CREATORAPI_CACHE_LISTEN_URL", ""),
+		HTTPAddr:       get("CREATORAPI_HTTP_ADDR", ":8080"),
+		AdminAddr:      get("CREATORAPI_ADMIN_ADDR", "127.0.0.1:8081"),
+		AdminToken:     get("CREATORAPI_ADMIN_TOKEN", ""),
+		SecretKey:      get("CREATORAPI_SECRET_KEY", ""),
+		SMTPURL:        get("CREATORAPI_SMTP_URL", ""),
+		LogLevel:       get("CREATORAPI_LOG_LEVEL", "info"),
 		// auto: memory on SQLite (one instance), database on PostgreSQL (shared).
 		RateLimitStore: get("CREATORAPI_RATE_LIMIT_STORE", "auto"),
 		RedisURL:       get("CREATORAPI_REDIS_URL", ""),

@@ -45,7 +45,9 @@ func rejectAmbiguousFraming(next fasthttp.RequestHandler) fasthttp.RequestHandle
 func framingFault(raw []byte) string {
 	var lengths, encodings int
 	var encoding []byte
-	for _, line := range bytes.Split(raw, []byte("\n")) {
+	for rest := raw; len(rest) > 0; { // line by line, without allocating a slice of lines
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
 		name, value, ok := bytes.Cut(line, []byte(":"))
 		if !ok {
 			continue

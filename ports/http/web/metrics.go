@@ -2,6 +2,7 @@ package web
 
 import (
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -18,12 +19,25 @@ type Metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	registry *prometheus.Registry
+	mu       sync.RWMutex
+	series   map[seriesKey]series // resolved once per label set: no label hashing per request
+}
+
+type seriesKey struct {
+	listener, method, route string
+	status                  int
+}
+
+type series struct {
+	requests prometheus.Counter
+	latency  prometheus.Observer
 }
 
 // NewMetrics registers the HTTP metrics and the Go and process collectors on registry.
 func NewMetrics(registry *prometheus.Registry) (*Metrics, error) {
 	m := &Metrics{
 		registry: registry,
+		series:   map[seriesKey]series{},
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "creatorapi_http_requests_total", Help: "HTTP requests by listener, method, route and status.",
 		}, []string{"listener", "method", "route", "status"}),
@@ -51,11 +65,29 @@ func (m *Metrics) Middleware(listener string) fiber.Handler {
 				status = p.Status
 			}
 		}
-		route := c.Route().Path
-		m.requests.WithLabelValues(listener, c.Method(), route, strconv.Itoa(status)).Inc()
-		m.latency.WithLabelValues(listener, route).Observe(time.Since(start).Seconds())
+		s := m.of(seriesKey{listener: listener, method: c.Method(), route: c.Route().Path, status: status})
+		s.requests.Inc()
+		s.latency.Observe(time.Since(start).Seconds())
 		return err
 	}
+}
+
+// of returns the series of k, resolving its labels the first time only.
+func (m *Metrics) of(k seriesKey) series {
+	m.mu.RLock()
+	s, ok := m.series[k]
+	m.mu.RUnlock()
+	if ok {
+		return s
+	}
+	s = series{
+		requests: m.requests.WithLabelValues(k.listener, k.method, k.route, strconv.Itoa(k.status)),
+		latency:  m.latency.WithLabelValues(k.listener, k.route),
+	}
+	m.mu.Lock()
+	m.series[k] = s
+	m.mu.Unlock()
+	return s
 }
 
 // Handler serves the registry in the Prometheus text format.
