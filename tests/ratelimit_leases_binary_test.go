@@ -23,7 +23,8 @@ func TestTwoBuiltBinariesCountExactly(t *testing.T) {
 	t.Parallel()
 	bin := testenv.Binary(t)
 	dbURL := testenv.NewPostgresURL(t)
-	base := append(os.Environ(), "CREATORAPI_DATABASE_URL="+dbURL, "CREATORAPI_ADMIN_TOKEN=e2e-token-0123456789abcdef0123456789")
+	base := append(os.Environ(), "CREATORAPI_DATABASE_URL="+dbURL, "CREATORAPI_ADMIN_TOKEN=e2e-token-0123456789abcdef0123456789",
+		"CREATORAPI_SECRET_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f") // both instances open what the CLI sealed
 	cli := binaryCLI(t, bin, append(base, "CREATORAPI_DATA_DIR="+t.TempDir()))
 	var ws struct{ ID string }
 	mustJSON(t, cli("workspace", "create", "--name", "Two Instances", "--owner-email", "owner@example.com"), &ws)

@@ -56,7 +56,9 @@ func startService(bin, databaseURL string, extra map[string]string) (*service, e
 		"CREATORAPI_HTTP_ADDR":    s.publicAddr,
 		"CREATORAPI_ADMIN_ADDR":   s.opAddr,
 		"CREATORAPI_ADMIN_TOKEN":  adminToken,
-		"CREATORAPI_LOG_LEVEL":    "error",
+		// One master key for every instance on a database (the two-instance row).
+		"CREATORAPI_SECRET_KEY": "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+		"CREATORAPI_LOG_LEVEL":  "error",
 		// Lets a run compare counting stores, e.g. CREATORAPI_RATE_LIMIT_STORE=memory.
 		"CREATORAPI_RATE_LIMIT_STORE": os.Getenv("CREATORAPI_RATE_LIMIT_STORE"),
 	}
