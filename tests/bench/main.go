@@ -43,6 +43,7 @@ func run() error {
 	flag.Int64Var(&lim.maxRequests, "max-requests", 2_000_000, "cap on requests per phase")
 	pgURL := flag.String("postgres", firstSet(os.Getenv("CREATORAPI_BENCH_POSTGRES_URL"), os.Getenv("CREATORAPI_TEST_POSTGRES_URL")), "PostgreSQL server URL (empty: skip the PostgreSQL runs)")
 	redisURL := flag.String("redis", firstSet(os.Getenv("CREATORAPI_BENCH_REDIS_URL"), os.Getenv("CREATORAPI_TEST_REDIS_URL")), "Redis URL (empty: skip the run counting in Redis)")
+	prebuilt := flag.String("bin", "", "run this creatorapi binary instead of building ./cmd/creatorapi (to compare two builds)")
 	only := flag.String("only", "", "run only these targets besides the baseline, comma-separated: sqlite, postgres, redis, two")
 	flag.Parse()
 	selected := func(name string) bool {
@@ -54,9 +55,11 @@ func run() error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	bin, err := buildBinary(tmp)
-	if err != nil {
-		return err
+	bin := *prebuilt
+	if bin == "" {
+		if bin, err = buildBinary(tmp); err != nil {
+			return err
+		}
 	}
 	bare, err := startBare()
 	if err != nil {
