@@ -84,7 +84,7 @@ func hotPaths(db *sqldb.DB) []hotPath {
 	dispatch := sqlwebhooks.NewDispatch(db, noSealer{})
 	projection := sqlanalytics.NewProjection(db)
 	keys := sqlkeys.NewRepository(db)
-	limits := ratelimit.NewDatabase(db)
+	limits := ratelimit.NewDatabase(db, 0)
 	positions := router.NewPositions(db, 4)
 	now := time.Now().UTC()
 	return []hotPath{

@@ -2,81 +2,241 @@ package ratelimit
 
 import (
 	"context"
-	"fmt"
+	"sync"
 	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/ratelimit"
 )
 
+// Lease timings: a block is used for at most DefaultLeaseLifetime and then handed back;
+// a used-up block is settled after exhaustedSettleDelay unless a new claim settles it
+// first; a claimant waiting for other instances' blocks asks again every waitPoll.
+const (
+	DefaultLeaseLifetime = 250 * time.Millisecond
+	exhaustedSettleDelay = 5 * time.Millisecond
+	waitPoll             = 5 * time.Millisecond
+	// A block not settled this long after its lifetime belongs to an instance that
+	// died: counted as used. Generous, so that a live but starved instance is waited for.
+	forgetAfter = 2 * time.Second
+)
+
+// Block sizes a subject asks for: from firstBlock, doubling while blocks are used up
+// within their lifetime, up to maxBlock.
+const (
+	firstBlock = 8
+	maxBlock   = 1 << 16
+)
+
 // Database counts in the rate_limit_counters table, so that instances sharing the
-// database share the quota exactly. One row per subject holds both windows; one
-// upsert checks and counts both, and the row lock it takes serializes concurrent
-// requests of one subject across instances.
+// database share the quota exactly, without a row lock per request: an instance leases a
+// block of a subject's windows (one transaction), admits from it in memory, and hands
+// back what it did not use when the block expires, the window ends or it stops.
+// ratelimit.Grant sizes the blocks: half of what is left at most, single requests in
+// the last ratelimit.ExactZone of a window, where other instances' blocks must come
+// back first (docs/rate-limits.md, "Blocks").
 type Database struct {
 	sqldb.Prepared[databaseStatements]
+	lifetime time.Duration
+
+	mu       sync.Mutex
+	subjects map[string]*leaseEntry
+	closed   bool
 }
 
-type databaseStatements struct{ Take, Usage, Delete string }
-
-// NewDatabase prepares the statements for db's dialect (PostgreSQL or SQLite: both
-// have INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING).
-func NewDatabase(db *sqldb.DB) *Database {
-	return &Database{sqldb.Prepare(db, databaseStatements{
-		// A window only moves forward (">"), so an instance whose clock lags cannot
-		// reset a window another instance has already opened. A refused request
-		// matches the WHERE clause nowhere and returns no row: nothing is counted.
-		Take: `INSERT INTO rate_limit_counters AS c (subject, minute_start, minute_count, day_start, day_count)
-VALUES (?, ?, 1, ?, 1)
-ON CONFLICT (subject) DO UPDATE SET
-  minute_count = CASE WHEN excluded.minute_start > c.minute_start THEN 1 ELSE c.minute_count + 1 END,
-  minute_start = CASE WHEN excluded.minute_start > c.minute_start THEN excluded.minute_start ELSE c.minute_start END,
-  day_count = CASE WHEN excluded.day_start > c.day_start THEN 1 ELSE c.day_count + 1 END,
-  day_start = CASE WHEN excluded.day_start > c.day_start THEN excluded.day_start ELSE c.day_start END
-WHERE (excluded.minute_start > c.minute_start OR c.minute_count < ?)
-  AND (excluded.day_start > c.day_start OR c.day_count < ?)
-RETURNING minute_count, day_count`,
-		Usage:  `SELECT minute_start, minute_count, day_start, day_count FROM rate_limit_counters WHERE subject = ?`,
-		Delete: `DELETE FROM rate_limit_counters WHERE day_start < ?`,
-	})}
+// leaseEntry is this instance's block of one subject; its mutex serializes the
+// subject's requests on this instance only while a claim is under way.
+type leaseEntry struct {
+	mu    sync.Mutex
+	block block
+	want  int
+	timer *time.Timer
+	gen   uint64
 }
 
-// Take runs the upsert; when it refuses, it reads the usage for the headers.
+// block is leased requests of one minute and day window.
+type block struct {
+	active          bool
+	minute, day     int64 // window starts, unix seconds
+	quota           ratelimit.Quota
+	granted, used   int
+	known           ratelimit.Usage // usage vouched for at the claim, this block excluded
+	expires         time.Time
+	exhaustedBefore time.Time // used up before this: the next block doubles
+}
+
+// NewDatabase prepares the statements for db's dialect; lifetime <= 0 means
+// DefaultLeaseLifetime.
+func NewDatabase(db *sqldb.DB, lifetime time.Duration) *Database {
+	if lifetime <= 0 {
+		lifetime = DefaultLeaseLifetime
+	}
+	return &Database{Prepared: prepareLeaseStatements(db), lifetime: lifetime, subjects: map[string]*leaseEntry{}}
+}
+
+// Take admits from this instance's block when it has one for the windows w, else
+// claims in the database.
 func (d *Database) Take(ctx context.Context, subject string, w ratelimit.Windows, q ratelimit.Quota) (ratelimit.Usage, bool, error) {
-	minute, day := w.Minute.Unix(), w.Day.Unix()
-	var u ratelimit.Usage
-	taken, err := sqldb.Found(d.DB.Write(ctx).QueryRowxContext(ctx, d.Q.Take, subject, minute, day, q.PerMinute, q.PerDay).Scan(&u.Minute, &u.Day))
-	if err != nil {
-		return u, false, fmt.Errorf("count request: %w", err)
+	e := d.entry(subject)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	now := time.Now()
+	if b := &e.block; b.usable(w, q, now) {
+		b.used++
+		if b.used == b.granted {
+			e.timer.Reset(exhaustedSettleDelay)
+		}
+		return ratelimit.Usage{Minute: b.known.Minute + b.used, Day: b.known.Day + b.used}, true, nil
 	}
-	if taken {
-		return u, true, nil
-	}
-	// Refused. Counts only grow within a window, so a later read still shows the
-	// bucket that refused, unless the window has just turned.
-	var row struct{ minuteStart, minuteCount, dayStart, dayCount int64 }
-	_, err = sqldb.Found(d.DB.Write(ctx).QueryRowxContext(ctx, d.Q.Usage, subject).Scan(&row.minuteStart, &row.minuteCount, &row.dayStart, &row.dayCount))
-	if err != nil {
-		return u, false, fmt.Errorf("read usage: %w", err)
-	}
-	if row.minuteStart >= minute {
-		u.Minute = int(row.minuteCount)
-	}
-	if row.dayStart >= day {
-		u.Day = int(row.dayCount)
-	}
-	return u, false, nil
+	return d.claim(ctx, subject, e, w, q)
 }
 
-// Sweep deletes the rows whose day window started before dayStart.
+func (b *block) usable(w ratelimit.Windows, q ratelimit.Quota, now time.Time) bool {
+	return b.active && b.used < b.granted && b.quota == q && now.Before(b.expires) &&
+		w.Minute.Unix() <= b.minute && w.Day.Unix() <= b.day
+}
+
+func (d *Database) entry(subject string) *leaseEntry {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e := d.subjects[subject]
+	if e == nil {
+		e = &leaseEntry{want: firstBlock}
+		d.subjects[subject] = e
+	}
+	return e
+}
+
+// claim asks the database, waiting while other instances hold blocks that must come
+// back first. Called with e.mu held.
+func (d *Database) claim(ctx context.Context, subject string, e *leaseEntry, w ratelimit.Windows, q ratelimit.Quota) (ratelimit.Usage, bool, error) {
+	start := time.Now()
+	want := d.nextWant(e, start)
+	if _, inTx := sqldb.TxFromContext(ctx); inTx {
+		// Counted in the caller's transaction, which may roll back: no block to hold.
+		want = 1
+	}
+	for {
+		forget := time.Since(start) > d.lifetime+forgetAfter
+		r, err := d.claimOnce(ctx, subject, e, w, q, want, forget)
+		if err != nil {
+			return ratelimit.Usage{}, false, err
+		}
+		switch r.kind {
+		case ratelimit.Block:
+			d.hold(subject, e, r, q, start)
+			return ratelimit.Usage{Minute: r.known.Minute + 1, Day: r.known.Day + 1}, true, nil
+		case ratelimit.Single:
+			return ratelimit.Usage{Minute: r.known.Minute + 1, Day: r.known.Day + 1}, true, nil
+		case ratelimit.Refused:
+			return r.known, false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return ratelimit.Usage{}, false, ctx.Err()
+		case <-time.After(waitPoll):
+		}
+	}
+}
+
+// nextWant doubles the block size when the last block was used up within half its
+// lifetime, and falls back to the first size when it expired half unused.
+func (d *Database) nextWant(e *leaseEntry, now time.Time) int {
+	d.mu.Lock()
+	closed := d.closed
+	d.mu.Unlock()
+	if closed {
+		return 1 // stopping: nothing more is leased
+	}
+	b := e.block
+	switch {
+	case b.granted == 0:
+	case b.used == b.granted && now.Before(b.exhaustedBefore):
+		e.want = min(e.want*2, maxBlock)
+	case b.used*2 < b.granted:
+		e.want = max(firstBlock, b.used*2)
+	}
+	return e.want
+}
+
+// hold keeps the block r granted, its first request used, and arms its settlement.
+func (d *Database) hold(subject string, e *leaseEntry, r claimResult, q ratelimit.Quota, start time.Time) {
+	e.block = block{
+		active: true, minute: r.minute, day: r.day, quota: q, granted: r.n, used: 1, known: r.known,
+		expires: start.Add(d.lifetime), exhaustedBefore: start.Add(d.lifetime / 2),
+	}
+	e.gen++
+	gen := e.gen
+	if e.timer != nil {
+		e.timer.Stop()
+	}
+	delay := d.lifetime
+	if r.n == 1 {
+		delay = exhaustedSettleDelay
+	}
+	e.timer = time.AfterFunc(delay, func() { d.settleExpired(subject, e, gen) })
+}
+
+// settleExpired hands back what is left of block generation gen, unless a claim has
+// settled or replaced it already.
+func (d *Database) settleExpired(subject string, e *leaseEntry, gen uint64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.gen != gen || !e.block.active {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := d.settle(ctx, subject, e.block); err != nil {
+		// The database is away: try again later; the block is past use meanwhile.
+		e.block.expires = time.Time{}
+		e.timer.Reset(d.lifetime)
+		return
+	}
+	e.block.active = false
+}
+
+// Close hands back every block this instance holds and leases no more (requests that
+// still come are counted one by one).
+func (d *Database) Close(ctx context.Context) error {
+	d.mu.Lock()
+	d.closed = true
+	entries := make(map[string]*leaseEntry, len(d.subjects))
+	for s, e := range d.subjects {
+		entries[s] = e
+	}
+	d.mu.Unlock()
+	var first error
+	for s, e := range entries {
+		e.mu.Lock()
+		if e.block.active {
+			if err := d.settle(ctx, s, e.block); err != nil && first == nil {
+				first = err
+			} else if err == nil {
+				e.block.active = false
+			}
+		}
+		if e.timer != nil {
+			e.timer.Stop()
+		}
+		e.mu.Unlock()
+	}
+	return first
+}
+
+// Sweep forgets this instance's settled blocks of days before dayStart, and the rows
+// whose day window started before it.
 func (d *Database) Sweep(ctx context.Context, dayStart time.Time) (int, error) {
-	res, err := d.DB.Write(ctx).ExecContext(ctx, d.Q.Delete, dayStart.Unix())
-	if err != nil {
-		return 0, fmt.Errorf("delete old windows: %w", err)
+	cutoff := dayStart.Unix()
+	d.mu.Lock()
+	for s, e := range d.subjects {
+		if e.mu.TryLock() {
+			if !e.block.active && e.block.day < cutoff {
+				delete(d.subjects, s)
+			}
+			e.mu.Unlock()
+		}
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, fmt.Errorf("delete old windows: %w", err)
-	}
-	return int(n), nil
+	d.mu.Unlock()
+	return d.deleteOld(ctx, cutoff)
 }

@@ -24,6 +24,7 @@ type result struct {
 	requests int
 	elapsed  time.Duration
 	p50, p99 time.Duration
+	allocs   float64 // heap allocations per request in the serving process(es)
 }
 
 func (r result) perSecond() float64 { return float64(r.requests) / r.elapsed.Seconds() }
@@ -38,10 +39,15 @@ type limits struct {
 // measure drives tgt with lim.conns keep-alive connections, each sending its next
 // request when the previous answer arrived (closed loop): first for the warm-up,
 // unrecorded, then for the run. Any answer but 200 aborts the run.
-func measure(tgt target, lim limits) (result, error) {
+// mallocs reads the serving process's allocations before and after the run.
+func measure(tgt target, lim limits, mallocs func() (float64, error)) (result, error) {
 	client := &fasthttp.HostClient{Addr: tgt.addr, MaxConns: lim.conns, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second}
 	if _, err := phase(client, tgt, lim.conns, lim.warmup, lim.maxRequests); err != nil {
 		return result{}, fmt.Errorf("%s warm-up: %w", tgt.name, err)
+	}
+	before, err := mallocs()
+	if err != nil {
+		return result{}, fmt.Errorf("%s allocations: %w", tgt.name, err)
 	}
 	start := time.Now()
 	lat, err := phase(client, tgt, lim.conns, lim.run, lim.maxRequests)
@@ -49,8 +55,13 @@ func measure(tgt target, lim limits) (result, error) {
 	if err != nil {
 		return result{}, fmt.Errorf("%s: %w", tgt.name, err)
 	}
+	after, err := mallocs()
+	if err != nil {
+		return result{}, fmt.Errorf("%s allocations: %w", tgt.name, err)
+	}
 	slices.Sort(lat)
-	return result{name: tgt.name, requests: len(lat), elapsed: elapsed, p50: quantile(lat, 0.50), p99: quantile(lat, 0.99)}, nil
+	return result{name: tgt.name, requests: len(lat), elapsed: elapsed, p50: quantile(lat, 0.50), p99: quantile(lat, 0.99),
+		allocs: (after - before) / float64(max(len(lat), 1))}, nil
 }
 
 // phase runs conns workers until d has passed or max requests were sent, and returns

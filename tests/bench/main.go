@@ -1,7 +1,13 @@
-// Command bench measures the public API under load on loopback against a bare fiber
-// JSON handler in the same run: GET /api/v1/courses?limit=25 with a high-quota key,
-// on SQLite (counting in memory) and on PostgreSQL (counting in the database).
-// Every run is bounded in time and in requests. `make bench` runs it.
+// Command bench measures the public API of the built binary over HTTP against a bare
+// fiber JSON handler (a process of its own, started the same way) in the same run:
+// GET /api/v1/courses?limit=25 with a high-quota key and 32 keep-alive connections, on
+// SQLite (counting in memory), on PostgreSQL (counting in it, by leased blocks), on
+// PostgreSQL counting in Redis, and two instances on one PostgreSQL behind a
+// round-robin proxy, whose counting is checked exact (a key of 30 a minute used
+// alternately through both gets exactly 30). Each row: req/s, p50/p99, heap allocations
+// per request (the process's go_memstats_mallocs_total over the run) and the ratio to
+// the bare handler measured just before it. Every run is bounded in time and in
+// requests. `make bench` runs it.
 package main
 
 import (
@@ -9,13 +15,20 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
+	"strings"
 	"time"
 
 	"github.com/creatorapi/creatorapi/tests/benchkit"
 )
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "-serve-bare" {
+		if err := serveBare(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "bare:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -26,102 +39,163 @@ func run() error {
 	lim := limits{}
 	flag.IntVar(&lim.conns, "conns", 32, "concurrent keep-alive connections")
 	flag.DurationVar(&lim.warmup, "warmup", 2*time.Second, "unrecorded warm-up per target")
-	flag.DurationVar(&lim.run, "duration", 5*time.Second, "measured run per target")
+	flag.DurationVar(&lim.run, "duration", 8*time.Second, "measured run per target")
 	flag.Int64Var(&lim.maxRequests, "max-requests", 2_000_000, "cap on requests per phase")
-	pgURL := flag.String("postgres", firstSet(os.Getenv("CREATORAPI_BENCH_POSTGRES_URL"), os.Getenv("CREATORAPI_TEST_POSTGRES_URL")), "PostgreSQL server URL (empty: skip the PostgreSQL run)")
+	pgURL := flag.String("postgres", firstSet(os.Getenv("CREATORAPI_BENCH_POSTGRES_URL"), os.Getenv("CREATORAPI_TEST_POSTGRES_URL")), "PostgreSQL server URL (empty: skip the PostgreSQL runs)")
 	redisURL := flag.String("redis", firstSet(os.Getenv("CREATORAPI_BENCH_REDIS_URL"), os.Getenv("CREATORAPI_TEST_REDIS_URL")), "Redis URL (empty: skip the run counting in Redis)")
-	only := flag.String("only", "", "run only this target besides the baseline: sqlite, postgres or redis")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the API runs to this file")
+	prebuilt := flag.String("bin", "", "run this creatorapi binary instead of building ./cmd/creatorapi (to compare two builds)")
+	only := flag.String("only", "", "run only these targets besides the baseline, comma-separated: sqlite, postgres, redis, two")
 	flag.Parse()
+	selected := func(name string) bool {
+		return *only == "" || strings.Contains(","+*only+",", ","+name+",")
+	}
 
-	bareAddr, stopBare, err := startBare()
+	tmp, err := os.MkdirTemp("", "creatorapi-bench-")
 	if err != nil {
 		return err
 	}
-	defer stopBare()
+	defer os.RemoveAll(tmp)
+	bin := *prebuilt
+	if bin == "" {
+		if bin, err = buildBinary(tmp); err != nil {
+			return err
+		}
+	}
+	bare, err := startBare()
+	if err != nil {
+		return err
+	}
+	defer bare.stop()
+	loadBefore := loadAverage()
+
 	var pairs []pair
-	// against measures the bare handler, then the API on databaseURL.
-	against := func(name, databaseURL string, ratioTarget float64, env map[string]string) error {
-		bare, err := measure(target{name: "bare fiber JSON", addr: bareAddr, path: "/bare"}, lim)
+	var notes []string
+	// against measures the bare handler, then the API through addr.
+	against := func(api target, apiMallocs func() (float64, error), ratioTarget float64) error {
+		b, err := measure(target{name: "bare fiber JSON", addr: bare.addr, path: "/bare"}, lim, bare.mallocs)
 		if err != nil {
 			return err
 		}
-		api, err := benchService(name, databaseURL, lim, env)
+		a, err := measure(api, lim, apiMallocs)
 		if err != nil {
 			return err
 		}
-		pairs = append(pairs, pair{bare: bare, api: api, target: ratioTarget})
+		pairs = append(pairs, pair{bare: b, api: a, target: ratioTarget})
 		return nil
 	}
+	single := func(name, databaseURL string, ratioTarget float64, env map[string]string) error {
+		s, err := startService(bin, databaseURL, env)
+		if err != nil {
+			return err
+		}
+		defer s.stop()
+		key, err := s.seed(30)
+		if err != nil {
+			return fmt.Errorf("seed: %w", err)
+		}
+		return against(coursesTarget(name, s.publicAddr, key), s.mallocs, ratioTarget)
+	}
 
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
-	}
-	if *only == "" || *only == "sqlite" {
-		dir, err := os.MkdirTemp("", "creatorapi-bench-sqlite-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		if err := against("SQLite, counting in memory", "sqlite://"+filepath.Join(dir, "bench.db"), sqliteRatioTarget, nil); err != nil {
+	if selected("sqlite") {
+		if err := single("creatorapi, SQLite (counting in memory)", "sqlite://"+filepath.Join(tmp, "bench.db"), sqliteRatioTarget, nil); err != nil {
 			return err
 		}
 	}
-	if *only == "" || *only == "postgres" {
-		if *pgURL == "" {
-			fmt.Println("PostgreSQL run SKIPPED: set CREATORAPI_BENCH_POSTGRES_URL or -postgres")
-		} else {
-			dbURL, drop, err := benchkit.FreshSchema(*pgURL)
-			if err != nil {
-				return err
-			}
-			defer drop()
-			if err := against("PostgreSQL, shared counting", dbURL, postgresRatioTarget, nil); err != nil {
+	if *pgURL == "" {
+		fmt.Println("PostgreSQL runs SKIPPED: set CREATORAPI_BENCH_POSTGRES_URL or -postgres")
+	} else {
+		if selected("postgres") {
+			if err := onFreshSchema(*pgURL, func(dbURL string) error {
+				return single("creatorapi, PostgreSQL (leased counting in it)", dbURL, postgresRatioTarget, nil)
+			}); err != nil {
 				return err
 			}
 		}
-	}
-	if *only == "" || *only == "redis" {
-		if *pgURL == "" || *redisURL == "" {
-			fmt.Println("PostgreSQL + Redis run SKIPPED: set the PostgreSQL and CREATORAPI_BENCH_REDIS_URL or -redis")
-		} else {
-			dbURL, drop, err := benchkit.FreshSchema(*pgURL)
-			if err != nil {
-				return err
-			}
-			defer drop()
+		if selected("redis") && *redisURL != "" {
 			prefix := fmt.Sprintf("creatorapi-bench:%d:", time.Now().UnixNano())
 			env := map[string]string{"CREATORAPI_RATE_LIMIT_STORE": "redis", "CREATORAPI_REDIS_URL": *redisURL, "CREATORAPI_REDIS_PREFIX": prefix}
-			if err := against("PostgreSQL, shared counting in Redis", dbURL, postgresRatioTarget, env); err != nil {
+			if err := onFreshSchema(*pgURL, func(dbURL string) error {
+				return single("creatorapi, PostgreSQL (counting in Redis)", dbURL, postgresRatioTarget, env)
+			}); err != nil {
+				return err
+			}
+		}
+		if selected("two") {
+			if err := onFreshSchema(*pgURL, func(dbURL string) error {
+				note, err := twoInstances(bin, dbURL, lim, against)
+				notes = append(notes, note)
+				return err
+			}); err != nil {
 				return err
 			}
 		}
 	}
-	report(pairs, lim)
+	report(pairs, lim, loadBefore, loadAverage())
+	for _, n := range notes {
+		fmt.Println(n)
+	}
 	return nil
 }
 
-// benchService starts the service on databaseURL, seeds 30 published courses and
-// loads the first page of 25.
-func benchService(name, databaseURL string, lim limits, env map[string]string) (result, error) {
-	s, err := startService(databaseURL, env)
+// twoInstances runs two services on one PostgreSQL database behind a round-robin
+// proxy: the throughput row, then the exactness check of the counting.
+func twoInstances(bin, dbURL string, lim limits, against func(target, func() (float64, error), float64) error) (string, error) {
+	a, err := startService(bin, dbURL, nil)
 	if err != nil {
-		return result{}, err
+		return "", err
 	}
-	defer s.stop()
-	key, err := s.seed(30)
+	defer a.stop()
+	b, err := startService(bin, dbURL, nil)
 	if err != nil {
-		return result{}, fmt.Errorf("seed: %w", err)
+		return "", err
 	}
-	return measure(target{name: name, addr: s.publicAddr, path: "/api/v1/courses?limit=25", bearer: key}, lim)
+	defer b.stop()
+	key, err := a.seed(30)
+	if err != nil {
+		return "", fmt.Errorf("seed: %w", err)
+	}
+	proxy, err := startRoundRobin(a.publicAddr, b.publicAddr)
+	if err != nil {
+		return "", err
+	}
+	defer proxy.stop()
+	both := func() (float64, error) {
+		x, err := a.mallocs()
+		if err != nil {
+			return 0, err
+		}
+		y, err := b.mallocs()
+		return x + y, err
+	}
+	if err := against(coursesTarget("creatorapi, 2 instances on one PostgreSQL, round-robin", proxy.addr(), key), both, postgresRatioTarget); err != nil {
+		return "", err
+	}
+	return exactAcrossInstances(a, proxy.addr())
+}
+
+func coursesTarget(name, addr, key string) target {
+	return target{name: name, addr: addr, path: "/api/v1/courses?limit=25", bearer: key}
+}
+
+func onFreshSchema(pgURL string, fn func(dbURL string) error) error {
+	dbURL, drop, err := benchkit.FreshSchema(pgURL)
+	if err != nil {
+		return err
+	}
+	defer drop()
+	return fn(dbURL)
+}
+
+func loadAverage() string {
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(raw))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 func firstSet(values ...string) string {

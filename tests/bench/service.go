@@ -1,37 +1,49 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
-
-	"go.uber.org/fx"
-
-	"github.com/creatorapi/creatorapi/cmd/creatorapi/compose"
 )
 
 const adminToken = "bench-admin-token-0123456789abcdef0123"
 
-// service is the real service, started from the fx graph with its listeners.
+// service is one `creatorapi serve` process of the built binary.
 type service struct {
-	app                *fx.App
+	cmd                *exec.Cmd
 	publicAddr, opAddr string
 	dataDir            string
+	logs               *bytes.Buffer
 }
 
-// startService boots creatorapi on databaseURL with both listeners on loopback; extra
+// buildBinary builds ./cmd/creatorapi once into dir.
+func buildBinary(dir string) (string, error) {
+	bin := filepath.Join(dir, "creatorapi")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/creatorapi")
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("build creatorapi: %w", err)
+	}
+	return bin, nil
+}
+
+// startService runs bin serve on databaseURL with both listeners on loopback; extra
 // settings (CREATORAPI_* names) override the defaults.
-func startService(databaseURL string, extra map[string]string) (*service, error) {
+func startService(bin, databaseURL string, extra map[string]string) (*service, error) {
 	dataDir, err := os.MkdirTemp("", "creatorapi-bench-")
 	if err != nil {
 		return nil, fmt.Errorf("data folder: %w", err)
 	}
-	s := &service{dataDir: dataDir}
+	s := &service{dataDir: dataDir, logs: &bytes.Buffer{}}
 	if s.publicAddr, err = freeAddr(); err != nil {
 		return nil, err
 	}
@@ -44,41 +56,85 @@ func startService(databaseURL string, extra map[string]string) (*service, error)
 		"CREATORAPI_HTTP_ADDR":    s.publicAddr,
 		"CREATORAPI_ADMIN_ADDR":   s.opAddr,
 		"CREATORAPI_ADMIN_TOKEN":  adminToken,
-		"CREATORAPI_LOG_LEVEL":    "error",
+		// One master key for every instance on a database (the two-instance row).
+		"CREATORAPI_SECRET_KEY": "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+		"CREATORAPI_LOG_LEVEL":  "error",
 		// Lets a run compare counting stores, e.g. CREATORAPI_RATE_LIMIT_STORE=memory.
 		"CREATORAPI_RATE_LIMIT_STORE": os.Getenv("CREATORAPI_RATE_LIMIT_STORE"),
 	}
 	for name, value := range extra {
 		env[name] = value
 	}
-	cfg, err := compose.LoadConfig(func(name string) string { return env[name] })
-	if err != nil {
-		return nil, err
+	s.cmd = exec.Command(bin, "serve")
+	s.cmd.Env = os.Environ()
+	for name, value := range env {
+		s.cmd.Env = append(s.cmd.Env, name+"="+value)
 	}
-	s.app = fx.New(compose.Service(cfg))
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := s.app.Start(ctx); err != nil {
+	s.cmd.Stderr = s.logs
+	if err := s.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start service: %w", err)
 	}
-	return s, nil
+	deadline := time.Now().Add(time.Minute)
+	for {
+		resp, err := http.Get("http://" + s.publicAddr + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return s, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			s.stop()
+			return nil, fmt.Errorf("service not healthy after a minute:\n%s", s.logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
+// stop interrupts the process (it drains, and hands back its rate-limit blocks).
 func (s *service) stop() {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	_ = s.app.Stop(ctx)
+	_ = s.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { _ = s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-done
+	}
 	_ = os.RemoveAll(s.dataDir)
+}
+
+// mallocs reads the process's heap allocations so far (go_memstats_mallocs_total on
+// the operator listener's /metrics).
+func (s *service) mallocs() (float64, error) {
+	return scrape("http://"+s.opAddr+"/metrics", "go_memstats_mallocs_total")
+}
+
+func scrape(url, name string) (float64, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		if line := sc.Text(); strings.HasPrefix(line, name+" ") {
+			return strconv.ParseFloat(strings.TrimSpace(strings.TrimPrefix(line, name)), 64)
+		}
+	}
+	return 0, fmt.Errorf("%s not in %s", name, url)
 }
 
 // seed creates a workspace with courses published courses through the operator API
 // and returns a read:courses key whose quota the run cannot exhaust.
 func (s *service) seed(courses int) (string, error) {
-	var ws, key struct{ ID, Secret string }
-	if err := s.post("/internal/v1/workspaces", map[string]string{"name": "Bench", "ownerEmail": "bench@example.com"}, &ws); err != nil {
+	ws, err := s.workspace()
+	if err != nil {
 		return "", err
 	}
-	base := "/internal/v1/workspaces/" + ws.ID
+	base := "/internal/v1/workspaces/" + ws
 	for i := 0; i < courses; i++ {
 		var c, m struct{ ID string }
 		if err := s.post(base+"/courses", map[string]string{"title": fmt.Sprintf("Course %03d", i), "description": "A course of the benchmark"}, &c); err != nil {
@@ -95,11 +151,21 @@ func (s *service) seed(courses int) (string, error) {
 			return "", err
 		}
 	}
-	quota := map[string]any{"name": "bench", "scopes": []string{"read:courses"}, "perMinute": 1_000_000_000, "perDay": 1_000_000_000}
-	if err := s.post(base+"/keys", quota, &key); err != nil {
-		return "", err
-	}
-	return key.Secret, nil
+	return s.key(ws, 1_000_000_000)
+}
+
+func (s *service) workspace() (string, error) {
+	var ws struct{ ID string }
+	err := s.post("/internal/v1/workspaces", map[string]string{"name": "Bench", "ownerEmail": "bench@example.com"}, &ws)
+	return ws.ID, err
+}
+
+// key creates a read:courses key of workspace ws allowed perMinute requests a minute.
+func (s *service) key(ws string, perMinute int) (string, error) {
+	var key struct{ Secret string }
+	quota := map[string]any{"name": "bench", "scopes": []string{"read:courses"}, "perMinute": perMinute, "perDay": 1_000_000_000}
+	err := s.post("/internal/v1/workspaces/"+ws+"/keys", quota, &key)
+	return key.Secret, err
 }
 
 func (s *service) post(path string, body, out any) error {

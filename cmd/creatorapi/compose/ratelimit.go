@@ -55,7 +55,10 @@ func newRateCounter(lc fx.Lifecycle, cfg Config, db *sqldb.DB, logger *slog.Logg
 		lc.Append(fx.Hook{OnStart: res.Ping, OnStop: func(context.Context) error { res.Close(); return r.Close() }})
 		return res, res.Register(registry)
 	case "database":
-		return ratestore.NewDatabase(db), nil
+		// Blocks leased to this instance go back when it stops (docs/rate-limits.md, "Blocks").
+		d := ratestore.NewDatabase(db, 0)
+		lc.Append(fx.Hook{OnStop: d.Close})
+		return d, nil
 	}
 	return ratestore.NewMemory(), nil
 }
