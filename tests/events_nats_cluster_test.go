@@ -205,9 +205,11 @@ func jetStreamNodeReplaced(t *testing.T, victimRole string) {
 	}
 
 	// While it is down the consumers keep up, and /readyz serves through, degraded.
-	caughtUp := waitWithin(t, stallBound, fmt.Sprintf("the projection counts %d students with node %s down", before+during, victim.Name), func() string {
+	posted := time.Since(killedAt)
+	waitWithin(t, stallBound, fmt.Sprintf("the projection counts %d students with node %s down", before+during, victim.Name), func() string {
 		return fmt.Sprintf("counted %d\n%s", counted(), logs())
 	}, func() bool { return counted() >= before+during })
+	caughtUp := time.Since(killedAt)
 	waitWithin(t, 20*time.Second, "every instance's /readyz reports the broker degraded", logs, func() bool {
 		for _, api := range apis {
 			if r := readyz(t, api); r.Checks["broker"] == "ok" || r.Status != "degraded" {
@@ -279,8 +281,8 @@ func jetStreamNodeReplaced(t *testing.T, victimRole string) {
 	if dup > 0.02 {
 		t.Fatalf("%d deliveries for %d events: %.1f %% duplicates, want at most 2 %%", deliveries, want, 100*dup)
 	}
-	t.Logf("%s %s killed and wiped after %d students: the projection counted %d while it was down (%s after the kill); it was current again %s after the kill; %d deliveries for %d events (%.2f %% duplicates); load %s",
-		victimRole, victim.Name, before, before+during, caughtUp.Round(10*time.Millisecond), restored.Round(10*time.Millisecond),
+	t.Logf("%s %s killed and wiped after %d students: the last of %d posted %s after the kill, all counted %s after it, the node down; it was current again %s after the kill; %d deliveries for %d events (%.2f %% duplicates); load %s",
+		victimRole, victim.Name, before, before+during, posted.Round(10*time.Millisecond), caughtUp.Round(10*time.Millisecond), restored.Round(10*time.Millisecond),
 		deliveries, want, 100*dup, loadAverage())
 }
 
