@@ -34,6 +34,10 @@ type JetStreamConfig struct {
 	Duplicates time.Duration
 	// PublishTimeout bounds the wait for JetStream's acknowledgement of a publish.
 	PublishTimeout time.Duration
+	// Replicas is how many servers of a JetStream cluster hold the stream and each durable
+	// consumer (CREATORAPI_EVENTS_REPLICAS): 1 on a lone server, 3 in a cluster, where a
+	// replicated stream and consumers keep working, nothing lost, while one server is down.
+	Replicas int
 }
 
 // DefaultJetStreamConfig returns the production settings for url and prefix.
@@ -41,8 +45,12 @@ func DefaultJetStreamConfig(url, prefix string, partitions int, maxAge time.Dura
 	return JetStreamConfig{
 		URL: url, Prefix: prefix, Partitions: partitions, MaxAge: maxAge,
 		AckWait: 10 * time.Second, Duplicates: 2 * time.Minute, PublishTimeout: 5 * time.Second,
+		Replicas: 1,
 	}
 }
+
+// replicas is Replicas, at least 1.
+func (c JetStreamConfig) replicas() int { return max(c.Replicas, 1) }
 
 // StreamName is the stream that holds the deployment's events.
 func (c JetStreamConfig) StreamName() string { return c.Prefix + "_events" }
@@ -131,6 +139,7 @@ func (b *Broker) EnsureStream(ctx context.Context) error {
 		Storage:    jetstream.FileStorage,
 		MaxAge:     b.cfg.MaxAge,
 		Duplicates: b.cfg.Duplicates,
+		Replicas:   b.cfg.replicas(),
 	})
 	if err != nil {
 		return fmt.Errorf("jetstream stream %s: %w", b.cfg.StreamName(), err)
@@ -142,7 +151,8 @@ func (b *Broker) EnsureStream(ctx context.Context) error {
 // errBrokerAway reports a disconnected broker to the readiness probe.
 var errBrokerAway = errors.New("not connected to NATS")
 
-// Ping tells whether the server answers and holds the stream (the readiness check).
+// Ping tells whether the server answers and holds the stream (the readiness check), and
+// whether each of the stream's replicas is current (Degraded when one is not).
 func (b *Broker) Ping(ctx context.Context) error {
 	if !b.nc.IsConnected() {
 		return fmt.Errorf("%w (%s)", errBrokerAway, b.nc.Status())
@@ -150,9 +160,37 @@ func (b *Broker) Ping(ctx context.Context) error {
 	if err := b.EnsureStream(ctx); err != nil {
 		return err
 	}
-	if _, err := b.js.Stream(ctx, b.cfg.StreamName()); err != nil {
+	s, err := b.js.Stream(ctx, b.cfg.StreamName())
+	if err != nil {
 		b.forgetStream() // deleted behind our back: provision it again next time
 		return fmt.Errorf("jetstream stream %s: %w", b.cfg.StreamName(), err)
+	}
+	return replicaState(s.CachedInfo())
+}
+
+// Degraded is a broker that carries the events with fewer copies than configured: a
+// replica of the stream is offline or still catching up (a cluster's node is down or was
+// replaced). Nothing waits for it; one more loss would stop the stream.
+type Degraded string
+
+func (d Degraded) Error() string { return string(d) }
+
+// replicaState is nil when every replica of the stream is current, Degraded otherwise.
+func replicaState(info *jetstream.StreamInfo) error {
+	if info == nil || info.Cluster == nil || info.Config.Replicas <= 1 {
+		return nil
+	}
+	if info.Cluster.Leader == "" {
+		return fmt.Errorf("jetstream stream %s has no leader", info.Config.Name)
+	}
+	current := 1 // the leader
+	for _, r := range info.Cluster.Replicas {
+		if r != nil && r.Current && !r.Offline {
+			current++
+		}
+	}
+	if current < info.Config.Replicas {
+		return Degraded(fmt.Sprintf("%d of %d stream replicas current (a NATS node is down or catching up)", current, info.Config.Replicas))
 	}
 	return nil
 }

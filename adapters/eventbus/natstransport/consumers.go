@@ -37,6 +37,9 @@ func NewJetStreamTransport(b *Broker, cfg router.Config, logger watermill.Logger
 // consumer failure: those are parked) waits before JetStream delivers it again.
 const nakDelay = time.Second
 
+// pullExpiry is how long one pull request of a part waits on the server.
+const pullExpiry = 4 * time.Second
+
 // Subscribe builds part p's subscriber: a watermill-nats JetStream subscriber on a
 // connection of its own (closing one drains its connection), whose durable consumer is
 // created on Subscribe. While the broker is away Subscribe fails and the router retries.
@@ -54,7 +57,10 @@ func (t *JetStreamTransport) Subscribe(_ context.Context, p eventbus.Part) (even
 		AckWaitTimeout:      t.cfg.AckDeadline + 5*time.Second,
 		ResourceInitializer: t.durable(name),
 		NakDelay:            wmjs.NewStaticDelay(nakDelay),
-		ConsumeOptions:      []jetstream.PullConsumeOpt{jetstream.PullMaxMessages(4)},
+		// A pull lives pullExpiry, with a heartbeat every half of it: a pull lost with the
+		// server that led the consumer (a cluster's node died) is noticed after two missed
+		// heartbeats and made again to the new leader (the default, 30 s, stalled the part that long).
+		ConsumeOptions: []jetstream.PullConsumeOpt{jetstream.PullMaxMessages(4), jetstream.PullExpiry(pullExpiry)},
 	})
 	if err != nil {
 		nc.Close()
@@ -126,6 +132,7 @@ func (t *JetStreamTransport) durable(name string) wmjs.ResourceInitializer {
 			AckWait:       cfg.AckWait,
 			MaxAckPending: 1,  // strict order within the partition
 			MaxDeliver:    -1, // never dropped: failing events are parked by us, in the database
+			Replicas:      cfg.replicas(),
 		})
 		if err != nil {
 			t.broker.forgetStream()

@@ -22,7 +22,9 @@ func newBroker(lc fx.Lifecycle, cfg Config, parts eventbus.Partitions, logger wa
 	if cfg.EventsBroker == "" {
 		return nil, nil
 	}
-	b, err := natstransport.NewBroker(natstransport.DefaultJetStreamConfig(cfg.EventsBroker, cfg.EventsStream, int(parts), cfg.EventsRetention), logger)
+	jc := natstransport.DefaultJetStreamConfig(cfg.EventsBroker, cfg.EventsStream, int(parts), cfg.EventsRetention)
+	jc.Replicas = cfg.EventsReplicas
+	b, err := natstransport.NewBroker(jc, logger)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package compose
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -53,7 +54,13 @@ func newReadiness(db *sqldb.DB, counter ratelimit.Counter, broker *natstransport
 		}})
 	}
 	if broker != nil {
-		checks = append(checks, web.Check{Name: "broker", Run: broker.Ping})
+		checks = append(checks, web.Check{Name: "broker", Run: func(ctx context.Context) error {
+			err := broker.Ping(ctx)
+			if d := natstransport.Degraded(""); errors.As(err, &d) {
+				return web.Degraded(string(d)) // served through: one node of the cluster is down
+			}
+			return err
+		}})
 	}
 	return web.NewReadiness(logger, checks...)
 }

@@ -35,6 +35,7 @@ type Config struct {
 	EventsPartitions     int                 // CREATORAPI_EVENTS_PARTITIONS, default 0: 4 on PostgreSQL, 1 on SQLite (see EventPartitions)
 	EventsBroker         string              // CREATORAPI_EVENTS_BROKER, default unset (SQL transport); nats://host:4222: NATS JetStream carries events
 	EventsStream         string              // CREATORAPI_EVENTS_STREAM, default creatorapi: prefix of the JetStream stream, subjects and consumers
+	EventsReplicas       int                 // CREATORAPI_EVENTS_REPLICAS, default 1: servers of a JetStream cluster holding the stream and each consumer (3 in a cluster)
 	EventsMaxLag         time.Duration       // CREATORAPI_EVENTS_MAX_LAG, default 1s: the API paces writes while webhooks lag more (an overload valve); 0: never
 	Pprof                bool                // CREATORAPI_PPROF, default false: /debug/pprof on the operator listener
 	PublicURL            string              // CREATORAPI_PUBLIC_URL, default http://localhost:<port of HTTPAddr>: the base of links sent
@@ -119,6 +120,9 @@ func Load(getenv func(string) string) (Config, error) {
 		}
 	}
 	if err := checkEventsBroker(cfg.EventsBroker, cfg.EventsStream); err != nil {
+		return Config{}, err
+	}
+	if cfg.EventsReplicas, err = parseEventsReplicas(get("CREATORAPI_EVENTS_REPLICAS", "1")); err != nil {
 		return Config{}, err
 	}
 	if cfg.EventsMaxLag, err = time.ParseDuration(get("CREATORAPI_EVENTS_MAX_LAG", "1s")); err != nil || cfg.EventsMaxLag < 0 {

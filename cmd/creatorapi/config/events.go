@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -27,4 +28,18 @@ func checkEventsBroker(broker, stream string) error {
 		}
 	}
 	return nil
+}
+
+// MaxEventsReplicas is JetStream's own bound on the replicas of a stream.
+const MaxEventsReplicas = 5
+
+// parseEventsReplicas reads CREATORAPI_EVENTS_REPLICAS: how many servers of a JetStream
+// cluster hold the stream and each durable consumer (1 to 5; more than 1 needs a cluster
+// of at least that many servers).
+func parseEventsReplicas(v string) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > MaxEventsReplicas {
+		return 0, fmt.Errorf("CREATORAPI_EVENTS_REPLICAS must be a whole number from 1 to %d (3 for a cluster of three NATS servers)", MaxEventsReplicas)
+	}
+	return n, nil
 }

@@ -1,0 +1,333 @@
+package tests
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/creatorapi/creatorapi/tests/testenv"
+)
+
+// A JetStream cluster of three servers carries the events of three `serve` processes on one
+// PostgreSQL database, the stream and its consumers replicated on all three
+// (CREATORAPI_EVENTS_REPLICAS=3). Halfway through 1,200 students one server is killed with
+// SIGKILL and its storage deleted: a follower of the stream in one run, the stream's leader
+// in the other. While it is down the consumers keep up (the analytics projection counts all
+// 1,200) and /readyz says the broker is degraded; the server then comes back empty (a
+// replaced machine), catches up by itself, and 300 more students follow. Every event is in
+// the stream once and applied once per workspace, with at most 2 % duplicate deliveries.
+func TestEventsJetStreamClusterSurvivesANodeReplaced(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary, runs three NATS servers and three instances; skipped with -short")
+	}
+	testenv.Serial(t, "bounds how long the consumers may stall while a NATS node is down (three servers and three serve processes fill both cores)")
+	testenv.NATSURL(t) // the NATS suites run where CI provides NATS
+	for _, victim := range []string{"follower", "leader"} {
+		t.Run(victim, func(t *testing.T) { jetStreamNodeReplaced(t, victim) })
+	}
+}
+
+func jetStreamNodeReplaced(t *testing.T, victimRole string) {
+	const (
+		before     = 600 // students posted before the kill
+		during     = 600 // posted while the node is down
+		after      = 300 // posted once it is back
+		workspaces = 6   // each gets the same count
+		parts      = 4   // partitions
+		groups     = 2   // consumer groups: analytics projection and order entitlements
+		token      = "e2e-token-0123456789abcdef0123456789"
+		stallBound = 60 * time.Second
+	)
+	cluster := testenv.StartNATSCluster(t, 3)
+	js := cluster.JetStream(t)
+	prefix := fmt.Sprintf("c%d", time.Now().UnixNano()%1e9)
+	streamName := prefix + "_events"
+	dbURL := testenv.NewPostgresURL(t)
+	bin := testenv.Binary(t)
+	base := append(os.Environ(),
+		"CREATORAPI_DATA_DIR="+t.TempDir(), "CREATORAPI_DATABASE_URL="+dbURL,
+		"CREATORAPI_ADMIN_TOKEN="+token, "CREATORAPI_LOG_LEVEL=warn",
+		fmt.Sprintf("CREATORAPI_EVENTS_PARTITIONS=%d", parts),
+		"CREATORAPI_EVENTS_BROKER="+cluster.URLs(), "CREATORAPI_EVENTS_STREAM="+prefix,
+		"CREATORAPI_EVENTS_REPLICAS=3",
+	)
+	cli := binaryCLI(t, bin, base)
+	ids := make([]string, workspaces)
+	for i := range ids {
+		var ws struct{ ID string }
+		mustJSON(t, cli("workspace", "create", "--name", fmt.Sprintf("Cluster %d", i), "--owner-email", fmt.Sprintf("owner%d@example.com", i)), &ws)
+		ids[i] = ws.ID
+	}
+	insts := make([]*instance, 3)
+	apis := make([]string, 3) // public listeners (/readyz)
+	for i := range insts {
+		in := &instance{admin: testenv.FreeAddr(t), logs: &bytes.Buffer{}}
+		api := testenv.FreeAddr(t)
+		in.cmd = exec.Command(bin, "serve")
+		in.cmd.Env = append(append([]string{}, base...), "CREATORAPI_HTTP_ADDR="+api, "CREATORAPI_ADMIN_ADDR="+in.admin)
+		in.cmd.Stderr = in.logs
+		if err := in.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = in.cmd.Process.Kill(); _ = in.cmd.Wait() })
+		waitHealthy(t, "http://"+api+"/healthz", in.logs)
+		insts[i], apis[i] = in, api
+	}
+	logs := func() string {
+		var b bytes.Buffer
+		for i, in := range insts {
+			fmt.Fprintf(&b, "--- instance %d\n%s\n", i+1, tailText(in.logs.String(), 3000))
+		}
+		return b.String() + cluster.Logs()
+	}
+
+	// The stream exists on three servers, every durable consumer too.
+	info := func() *jetstream.StreamInfo {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		s, err := js.Stream(ctx, streamName)
+		if err != nil {
+			return nil
+		}
+		return s.CachedInfo()
+	}
+	consumers := func() []*jetstream.ConsumerInfo {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s, err := js.Stream(ctx, streamName)
+		if err != nil {
+			return nil
+		}
+		var all []*jetstream.ConsumerInfo
+		lister := s.ListConsumers(ctx)
+		for ci := range lister.Info() {
+			all = append(all, ci)
+		}
+		if lister.Err() != nil {
+			return nil
+		}
+		return all
+	}
+	waitWithin(t, 60*time.Second, "the stream and its 8 consumers on three servers", logs, func() bool {
+		in := info()
+		if in == nil || in.Config.Replicas != 3 || in.Cluster == nil || len(in.Cluster.Replicas) != 2 {
+			return false
+		}
+		cs := consumers()
+		if len(cs) != groups*parts {
+			return false
+		}
+		for _, c := range cs {
+			if c.Config.Replicas != 3 {
+				t.Fatalf("consumer %s has %d replicas, want 3", c.Name, c.Config.Replicas)
+			}
+		}
+		return true
+	})
+
+	db, err := sqlx.Open("pgx", dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(2)
+	t.Cleanup(func() { db.Close() })
+	var perWorkspace []struct {
+		Workspace string `db:"workspace_id"`
+		N         int64  `db:"n"`
+	}
+	counted := func() int64 {
+		perWorkspace = perWorkspace[:0]
+		if err := db.Select(&perWorkspace, `SELECT workspace_id, SUM(students_new) AS n FROM analytics_activity_daily GROUP BY workspace_id`); err != nil {
+			t.Fatalf("projection: %v", err)
+		}
+		var sum int64
+		for _, w := range perWorkspace {
+			sum += w.N
+		}
+		return sum
+	}
+
+	client := &http.Client{Timeout: 30 * time.Second}
+	var seq atomic.Int64
+	post := func(n int, onHalf func()) {
+		var wg sync.WaitGroup
+		var done atomic.Int64
+		var once sync.Once
+		for w := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := w; i < n; i += 8 {
+					k := seq.Add(1)
+					in := insts[int(k)%len(insts)]
+					if !postStudent(t, client, in.admin, token, ids[int(k)%workspaces], fmt.Sprintf("s%05d@example.com", k)) {
+						return
+					}
+					if done.Add(1) >= int64(n/2) && onHalf != nil {
+						once.Do(onHalf)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+	}
+
+	// Kill the victim halfway through the first 1,200 students, and wipe its storage.
+	var victim *testenv.NATSNode
+	var killedAt time.Time
+	post(before+during, func() {
+		in := info()
+		if in == nil || in.Cluster == nil || in.Cluster.Leader == "" {
+			t.Errorf("the stream has no leader to tell the victim by")
+			return
+		}
+		victim = cluster.Node(in.Cluster.Leader)
+		if victimRole == "follower" {
+			victim = cluster.Node(in.Cluster.Replicas[0].Name)
+		}
+		victim.Kill(t) // SIGKILL: no goodbye to its peers
+		victim.Wipe(t)
+		killedAt = time.Now()
+	})
+	if t.Failed() {
+		t.FailNow()
+	}
+
+	// While it is down the consumers keep up, and /readyz serves through, degraded.
+	posted := time.Since(killedAt)
+	waitWithin(t, stallBound, fmt.Sprintf("the projection counts %d students with node %s down", before+during, victim.Name), func() string {
+		return fmt.Sprintf("counted %d\n%s", counted(), logs())
+	}, func() bool { return counted() >= before+during })
+	caughtUp := time.Since(killedAt)
+	waitWithin(t, 20*time.Second, "every instance's /readyz reports the broker degraded", logs, func() bool {
+		for _, api := range apis {
+			if r := readyz(t, api); r.Checks["broker"] == "ok" || r.Status != "degraded" {
+				return false
+			}
+		}
+		return true
+	})
+	if in := info(); in == nil || in.Cluster.Leader == victim.Name {
+		t.Fatalf("the stream's leader is %v while %s is down", in, victim.Name)
+	}
+
+	// It comes back empty, catches up without anyone's help, and events keep flowing.
+	victim.Start(t)
+	post(after, nil)
+	total := int64(before + during + after)
+	waitWithin(t, stallBound, "the projection counts every student", func() string {
+		return fmt.Sprintf("counted %d of %d\n%s", counted(), total, logs())
+	}, func() bool { return counted() >= total })
+	var restored time.Duration
+	waitWithin(t, stallBound, fmt.Sprintf("%s holds a current copy of the stream again", victim.Name), logs, func() bool {
+		in := info()
+		if in == nil || in.Cluster == nil {
+			return false
+		}
+		for _, r := range in.Cluster.Replicas {
+			if r.Name == victim.Name && r.Current && !r.Offline && r.Lag == 0 {
+				restored = time.Since(killedAt)
+				return true
+			}
+		}
+		return false
+	})
+	waitWithin(t, 20*time.Second, "every instance's /readyz reports the broker ok", logs, func() bool {
+		for _, api := range apis {
+			if r := readyz(t, api); r.Checks["broker"] != "ok" || r.Status != "ready" {
+				return false
+			}
+		}
+		return true
+	})
+
+	// Once in effect: each event stored once, each student counted once per workspace.
+	time.Sleep(2 * time.Second) // anything applied twice would show now
+	if n := counted(); n != total {
+		t.Fatalf("the projection counts %d students, want %d", n, total)
+	}
+	for _, w := range perWorkspace {
+		if w.N != total/workspaces {
+			t.Fatalf("workspace %s counts %d students, want %d", w.Workspace, w.N, total/workspaces)
+		}
+	}
+	in := info()
+	if in.State.Msgs != uint64(total) {
+		t.Fatalf("the stream holds %d events, want each of %d once", in.State.Msgs, total)
+	}
+	var deliveries uint64
+	for _, c := range consumers() {
+		if c.NumPending != 0 || c.NumAckPending != 0 {
+			t.Fatalf("consumer %s: %d pending, %d unacknowledged", c.Name, c.NumPending, c.NumAckPending)
+		}
+		deliveries += c.Delivered.Consumer
+	}
+	want := uint64(groups) * uint64(total)
+	if deliveries < want {
+		t.Fatalf("the consumers took %d deliveries, fewer than the %d events they applied", deliveries, want)
+	}
+	dup := float64(deliveries-want) / float64(want)
+	if dup > 0.02 {
+		t.Fatalf("%d deliveries for %d events: %.1f %% duplicates, want at most 2 %%", deliveries, want, 100*dup)
+	}
+	t.Logf("%s %s killed and wiped after %d students: the last of %d posted %s after the kill, all counted %s after it, the node down; it was current again %s after the kill; %d deliveries for %d events (%.2f %% duplicates); load %s",
+		victimRole, victim.Name, before, before+during, posted.Round(10*time.Millisecond), caughtUp.Round(10*time.Millisecond), restored.Round(10*time.Millisecond),
+		deliveries, want, 100*dup, loadAverage())
+}
+
+// waitFor polls cond every 50 ms until it holds and returns how long that took; past
+// within it fails with what and detail's text.
+func waitWithin(t *testing.T, within time.Duration, what string, detail func() string, cond func() bool) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for !cond() {
+		if time.Since(start) > within {
+			t.Fatalf("not within %s: %s\n%s", within, what, detail())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return time.Since(start)
+}
+
+// readyz asks an instance's public listener for /readyz.
+func readyz(t *testing.T, api string) (r struct {
+	Status string
+	Checks map[string]string
+}) {
+	t.Helper()
+	resp, err := http.Get("http://" + api + "/readyz")
+	if err != nil {
+		return r
+	}
+	defer resp.Body.Close()
+	_ = json.NewDecoder(resp.Body).Decode(&r)
+	return r
+}
+
+// tail returns the last n bytes of s.
+func tailText(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// loadAverage is the machine's 1-minute load average, for the log line of a timed test.
+func loadAverage() string {
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil || len(raw) < 4 {
+		return "unknown"
+	}
+	return string(bytes.Fields(raw)[0])
+}

@@ -1,0 +1,201 @@
+package testenv
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// NATSCluster is a JetStream cluster of the test's own: nodes on loopback ports, each with
+// its storage in the test's temp folder. Kill a node (SIGKILL), Wipe its storage and Start
+// it again to replace a machine.
+type NATSCluster struct {
+	Nodes []*NATSNode
+}
+
+// NATSNode is one server of a NATSCluster.
+type NATSNode struct {
+	Name string // server_name, also what JetStream reports as a stream's leader
+	URL  string // its client URL
+	conf string // its configuration file
+	dir  string // its JetStream storage
+	cmd  *exec.Cmd
+	logs *os.File
+}
+
+// StartNATSCluster starts n servers that route to each other, and waits until JetStream
+// answers (a meta leader is elected). Every node is killed at cleanup.
+func StartNATSCluster(t testing.TB, n int) *NATSCluster {
+	t.Helper()
+	if _, err := os.Stat(NATSServerBinary); err != nil {
+		SkipSuite(t, "NATS cluster", "no "+NATSServerBinary, "apt-get install nats-server")
+	}
+	ports := make([][3]int, n) // client, cluster, monitoring
+	for i := range ports {
+		for j := range ports[i] {
+			p, err := PickFreePort()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ports[i][j] = p
+		}
+	}
+	routes := make([]string, n)
+	for i := range ports {
+		routes[i] = fmt.Sprintf("nats-route://127.0.0.1:%d", ports[i][1])
+	}
+	c := &NATSCluster{}
+	base := t.TempDir()
+	for i := range n {
+		nd := &NATSNode{
+			Name: fmt.Sprintf("n%d", i+1),
+			URL:  fmt.Sprintf("nats://127.0.0.1:%d", ports[i][0]),
+			conf: filepath.Join(base, fmt.Sprintf("n%d.conf", i+1)),
+			dir:  filepath.Join(base, fmt.Sprintf("n%d-store", i+1)),
+		}
+		conf := fmt.Sprintf(`server_name: %s
+listen: "127.0.0.1:%d"
+http: "127.0.0.1:%d"
+jetstream { store_dir: %q }
+cluster {
+  name: "creatorapi-test"
+  listen: "127.0.0.1:%d"
+  routes: [%s]
+}
+`, nd.Name, ports[i][0], ports[i][2], nd.dir, ports[i][1], strings.Join(routes, ", "))
+		if err := os.WriteFile(nd.conf, []byte(conf), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		logs, err := os.Create(filepath.Join(base, nd.Name+".log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nd.logs = logs
+		c.Nodes = append(c.Nodes, nd)
+	}
+	for _, nd := range c.Nodes {
+		nd.Start(t)
+		t.Cleanup(func() { nd.Kill(t); _ = nd.logs.Close() })
+	}
+	c.WaitJetStream(t, 30*time.Second)
+	return c
+}
+
+// URLs is the client URL list of every node, comma separated (CREATORAPI_EVENTS_BROKER).
+func (c *NATSCluster) URLs() string {
+	urls := make([]string, len(c.Nodes))
+	for i, nd := range c.Nodes {
+		urls[i] = nd.URL
+	}
+	return strings.Join(urls, ",")
+}
+
+// Node returns the node named name (nil when there is none).
+func (c *NATSCluster) Node(name string) *NATSNode {
+	for _, nd := range c.Nodes {
+		if nd.Name == name {
+			return nd
+		}
+	}
+	return nil
+}
+
+// JetStream connects to the cluster (any node) for the test's own questions.
+func (c *NATSCluster) JetStream(t testing.TB) jetstream.JetStream {
+	t.Helper()
+	nc, err := nats.Connect(c.URLs(), nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
+}
+
+// WaitJetStream waits until the cluster's JetStream answers an account request (which
+// takes an elected meta leader).
+func (c *NATSCluster) WaitJetStream(t testing.TB, within time.Duration) {
+	t.Helper()
+	js := c.JetStream(t)
+	deadline := time.Now().Add(within)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_, err := js.AccountInfo(ctx)
+		cancel()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the NATS cluster's JetStream does not answer after %s: %v\n%s", within, err, c.Logs())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// Logs returns the end of every node's log (for a failure's message).
+func (c *NATSCluster) Logs() string {
+	var b strings.Builder
+	for _, nd := range c.Nodes {
+		data, _ := os.ReadFile(nd.logs.Name())
+		if len(data) > 4000 {
+			data = data[len(data)-4000:]
+		}
+		fmt.Fprintf(&b, "--- %s\n%s\n", nd.Name, data)
+	}
+	return b.String()
+}
+
+// Start runs the node (again) on its ports and storage, and waits until it takes clients.
+func (nd *NATSNode) Start(t testing.TB) {
+	t.Helper()
+	nd.cmd = exec.Command(NATSServerBinary, "-c", nd.conf)
+	nd.cmd.Stdout, nd.cmd.Stderr = nd.logs, nd.logs
+	if err := nd.cmd.Start(); err != nil {
+		t.Fatalf("start nats-server %s: %v", nd.Name, err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		nc, err := nats.Connect(nd.URL, nats.Timeout(time.Second))
+		if err == nil {
+			nc.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("nats-server %s on %s does not answer: %v", nd.Name, nd.URL, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Kill stops the node with SIGKILL (no goodbye to its peers); later calls do nothing.
+func (nd *NATSNode) Kill(t testing.TB) {
+	t.Helper()
+	if nd.cmd == nil {
+		return
+	}
+	_ = nd.cmd.Process.Kill()
+	_ = nd.cmd.Wait()
+	nd.cmd = nil
+}
+
+// Wipe deletes the (stopped) node's JetStream storage: it comes back as a replaced machine.
+func (nd *NATSNode) Wipe(t testing.TB) {
+	t.Helper()
+	if nd.cmd != nil {
+		t.Fatalf("wipe %s while it runs", nd.Name)
+	}
+	if err := os.RemoveAll(nd.dir); err != nil {
+		t.Fatal(err)
+	}
+}
