@@ -14,6 +14,9 @@ type Lease struct {
 	Endpoint *Subscription
 	Token    string
 	Until    time.Time
+	// NotBefore is the send slot of a rate-limited endpoint's delivery (zero: at once).
+	// An empty Token marks a delivery the fan-out wrote unleased (a gated endpoint's).
+	NotBefore time.Time
 }
 
 // Room is how many more deliveries each endpoint may take: PerEndpoint, less the

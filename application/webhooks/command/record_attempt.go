@@ -99,6 +99,9 @@ func (h RecordAttemptHandler) batch(ctx context.Context, cmds []RecordAttempt) (
 	if err := h.d.Deliveries.AddAttempts(ctx, logged); err != nil {
 		return nil, err
 	}
+	if err := h.pauses(ctx, cmds, out); err != nil {
+		return nil, err
+	}
 	return out, h.streaks(ctx, logged)
 }
 
