@@ -143,6 +143,7 @@ func (d *Dispatcher) tick(ctx context.Context, claim bool) (int, bool, error) {
 	if claim && free > 0 {
 		claimed, err := d.app.Commands.ClaimDue.Handle(ctx, free, room)
 		if err != nil {
+			leases = append(leases, claimed...) // the open claim's, when the gated one failed
 			d.start(leases)
 			return len(leases), false, err
 		}

@@ -84,8 +84,9 @@ func NewGates(db *sqldb.DB, box Sealer) *Gates {
 		pause: db.Rebind(`UPDATE webhook_subscriptions SET gated = TRUE,
 			paused_until = CASE WHEN paused_until IS NULL OR paused_until < ? THEN ? ELSE paused_until END
 			WHERE workspace_id = ? AND id = ?`),
+		// Deliveries in flight (leased) are left to their holders: no lock waits on them.
 		gateDeliveries: db.Rebind(`UPDATE webhook_deliveries SET gated = TRUE
-			WHERE workspace_id = ? AND subscription_id = ? AND next_attempt_at IS NOT NULL AND gated = FALSE`),
+			WHERE workspace_id = ? AND subscription_id = ? AND next_attempt_at IS NOT NULL AND gated = FALSE AND lease_token = ''`),
 		setPacing: db.Rebind(`UPDATE webhook_subscriptions SET rate_limit = ?, ordered = ?, gated = ? WHERE workspace_id = ? AND id = ?`),
 		unset:     `UPDATE webhook_subscriptions SET paused_until = NULL WHERE workspace_id = ? AND id IN (?) AND paused_until IS NOT NULL`,
 	}
