@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -319,5 +320,43 @@ func TestWebhookPacingIsSetAndClearedByTheOperatorAPI(t *testing.T) {
 		if !strings.Contains(string(env.Admin().Get(t, "/internal/v1/workspaces/"+ws+"/webhooks").Body), `"ordered":true`) {
 			t.Fatal("the list does not show ordered")
 		}
+	})
+}
+
+// The endpoint page's "Pace and order" form sets the pacing, and its "Send waiting
+// deliveries now" button queues the waiting retries, which then go at once.
+func TestDashboardWebhookPacingFormAndSendWaitingButton(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		d := startWebhookDashboard(t, dbURL)
+		ws := d.CreateWorkspace(t, "Hooks")
+		p := d.dash.signedIn(t, ws)
+		rc := testenv.NewReceiver(t)
+		whk, _ := addEndpoint(t, p, ws, rc.URL, "course.published")
+		base := "/dashboard/w/" + ws + "/webhooks/" + whk
+		page := body(p.Get(t, base).Expect(t, http.StatusOK))
+		for _, want := range []string{`name="rate_limit"`, `name="ordered"`, `Send waiting deliveries now`} {
+			if !strings.Contains(page, want) {
+				t.Fatalf("endpoint page lacks %s", want)
+			}
+		}
+		r := p.Post(t, base+"/pacing", url.Values{"rate_limit": {"abc"}})
+		r.Expect(t, http.StatusUnprocessableEntity)
+		p.Post(t, base+"/pacing", url.Values{"rate_limit": {"7"}, "ordered": {"true"}}).Expect(t, http.StatusSeeOther)
+		page = body(p.Get(t, base).Expect(t, http.StatusOK))
+		if !strings.Contains(page, `value="7"`) || !strings.Contains(page, `value="true" checked`) {
+			t.Fatal("the form does not show the saved rate limit and order")
+		}
+		p.Post(t, base+"/pacing", url.Values{"rate_limit": {""}}).Expect(t, http.StatusSeeOther) // back to none
+
+		failThenRecover(t, d.WebhookEnv, ws, rc, whk)
+		r = p.Post(t, base+"/send-waiting", nil)
+		if r.Status != http.StatusSeeOther || !strings.HasSuffix(r.Header.Get("Location"), "queued=3") {
+			t.Fatalf("send waiting: %d %s", r.Status, r.Header.Get("Location"))
+		}
+		if page := body(p.Get(t, r.Header.Get("Location")).Expect(t, http.StatusOK)); !strings.Contains(page, "3 waiting deliveries queued") {
+			t.Fatal("no notice of the queued deliveries")
+		}
+		d.RunDue(t)
+		allSucceeded(t, d.WebhookEnv, ws, whk, 3)
 	})
 }
