@@ -146,6 +146,7 @@ func (d *Dispatcher) tick(ctx context.Context, claim bool) (int, bool, error) {
 	if claim && free > 0 {
 		claimed, err := d.app.Commands.ClaimDue.Handle(ctx, free, room)
 		if err != nil {
+			leases = append(leases, claimed...) // the open claim's, when the gated one failed
 			d.start(leases)
 			return len(leases), false, err
 		}
@@ -199,6 +200,7 @@ func (d *Dispatcher) checkKey(ctx context.Context, leases []webhooks.Lease) erro
 // context: stopping the service lets it finish (bounded by the timeout).
 func (d *Dispatcher) attempt(l webhooks.Lease) {
 	ctx := context.Background()
+	waitForSlot(d.clock, l)
 	at := d.clock.Now()
 	if d.stopping.Load() || l.Until.Sub(at) < webhooks.Timeout+sendMargin {
 		// Stopping, or too late to finish within the lease: another instance may claim
@@ -225,6 +227,9 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 	d.sent(l.Endpoint.ID)
 	defer d.recorded()
 	r := d.record(ctx, command.RecordAttempt{Lease: l, At: at, Result: res})
+	if l.Endpoint.Gated() {
+		d.signal.Wake() // an ordered endpoint's next delivery may go now
+	}
 	outcome, err := r.Outcome, r.Err
 	switch {
 	case errors.Is(err, command.ErrLeaseLost):

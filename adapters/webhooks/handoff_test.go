@@ -22,7 +22,7 @@ func TestHandoffFollowsTheCommitAndItsBound(t *testing.T) {
 	sig := NewSignal()
 	w := CommitWaker{Signal: sig}
 	lease := func(id string) []webhooks.Lease {
-		return []webhooks.Lease{{Delivery: &webhooks.Delivery{ID: id}, Endpoint: &webhooks.Subscription{ID: "whk_1"}}}
+		return []webhooks.Lease{{Delivery: &webhooks.Delivery{ID: id}, Endpoint: &webhooks.Subscription{ID: "whk_1"}, Token: "tok"}}
 	}
 	all := func(webhooks.Lease) bool { return true }
 
@@ -60,6 +60,18 @@ func TestHandoffFollowsTheCommitAndItsBound(t *testing.T) {
 	}
 	if got := sig.takeHanded(all); len(got) != 1 || got[0].Delivery.ID != "evd_committed" {
 		t.Fatalf("handed after the commit: %v", got)
+	}
+
+	// A gated endpoint's delivery is written unleased (no token): never handed, a claim
+	// takes it, so the dispatcher is woken to claim.
+	w.Hand(ctx, []webhooks.Lease{{Delivery: &webhooks.Delivery{ID: "evd_gated"}, Endpoint: &webhooks.Subscription{ID: "whk_2"}}})
+	if got := sig.takeHanded(all); len(got) != 0 {
+		t.Fatalf("an unleased delivery was handed: %v", got)
+	}
+	select {
+	case <-sig.C():
+	default:
+		t.Error("an unleased delivery did not wake a claim")
 	}
 
 	for i := 0; i < maxHanded; i++ {

@@ -45,9 +45,19 @@ func (s *Signal) poke() {
 
 func (s *Signal) hand(leases []webhooks.Lease) {
 	s.mu.Lock()
-	s.handed = append(s.handed, leases...)
+	unleased := false
+	for _, l := range leases {
+		if l.Token == "" {
+			unleased = true // a gated endpoint's: the gated claim takes it
+			continue
+		}
+		s.handed = append(s.handed, l)
+	}
 	s.mu.Unlock()
 	s.poke()
+	if unleased {
+		s.Wake()
+	}
 }
 
 // takeHanded removes and returns the handed leases keep accepts, in the order handed.

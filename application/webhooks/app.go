@@ -28,6 +28,7 @@ type Commands struct {
 	ResendDelivery    platform.Handler[command.ResendDelivery, query.Delivery]
 	RecoverDeliveries platform.Handler[command.RecoverDeliveries, command.Recovered]
 	SendTestEvent     platform.Handler[command.SendTestEvent, command.TestSent]
+	SendWaiting       platform.Handler[command.SendWaiting, command.Queued]
 
 	FanOut        command.FanOutHandler
 	ClaimDue      command.ClaimDueHandler
@@ -68,6 +69,7 @@ func New(d Deps) Application {
 			ResendDelivery:    platform.Command("resend delivery", c.Tx, c.Observer, c.ResendDelivery),
 			RecoverDeliveries: platform.Command("recover deliveries", c.Tx, c.Observer, c.RecoverDeliveries),
 			SendTestEvent:     platform.Command("send test event", c.Tx, c.Observer, c.SendTestEvent),
+			SendWaiting:       platform.Command("send waiting deliveries", c.Tx, c.Observer, c.SendWaiting),
 
 			FanOut:        command.NewFanOutHandler(c),
 			ClaimDue:      command.NewClaimDueHandler(c),

@@ -8,12 +8,13 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/webhooks"
 	"github.com/creatorapi/creatorapi/application/webhooks/command"
+	"github.com/creatorapi/creatorapi/application/webhooks/query"
 	"github.com/creatorapi/creatorapi/application/workspaces"
 )
 
 func (c *CLI) webhook(args []string) error {
 	if len(args) == 0 {
-		return usageError("usage: creatorapi webhook create|list|disable|enable ...")
+		return usageError("usage: creatorapi webhook create|update|list|disable|enable|send-waiting ...")
 	}
 	switch args[0] {
 	case "create":
@@ -24,8 +25,12 @@ func (c *CLI) webhook(args []string) error {
 		return c.webhookSetStatus("disable", false, args[1:])
 	case "enable":
 		return c.webhookSetStatus("enable", true, args[1:])
+	case "update":
+		return c.webhookUpdate(args[1:])
+	case "send-waiting":
+		return c.webhookSendWaiting(args[1:])
 	}
-	return usageError("unknown webhook command " + args[0] + "; use create, list, disable or enable")
+	return usageError("unknown webhook command " + args[0] + "; use create, update, list, disable, enable or send-waiting")
 }
 
 func (c *CLI) webhookCreate(args []string) error {
@@ -34,6 +39,7 @@ func (c *CLI) webhookCreate(args []string) error {
 	url := fs.String("url", "", "https URL that receives the events")
 	evs := fs.String("events", "", "comma-separated event types: "+strings.Join(command.PublicTypeNames(), ","))
 	test := fs.Bool("test", false, "make an endpoint of the workspace's sandbox: it receives only sandbox events")
+	pacing := pacingFlags(fs)
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -50,7 +56,7 @@ func (c *CLI) webhookCreate(args []string) error {
 			return err
 		}
 		w, err := app.Commands.CreateWebhook.Handle(ctx, command.CreateWebhook{
-			WorkspaceID: target, URL: *url, Events: strings.Split(*evs, ","),
+			WorkspaceID: target, URL: *url, Events: strings.Split(*evs, ","), Pacing: pacing(),
 		})
 		if err != nil {
 			return err
@@ -64,7 +70,8 @@ func (c *CLI) webhookCreate(args []string) error {
 			Status        string    `json:"status"`
 			SigningSecret string    `json:"signingSecret"`
 			CreatedAt     time.Time `json:"createdAt"`
-		}{w.ID, target, !*test, w.URL, w.Events, w.Status, w.SigningSecret, w.CreatedAt})
+			query.Pacing
+		}{w.ID, target, !*test, w.URL, w.Events, w.Status, w.SigningSecret, w.CreatedAt, w.Pacing})
 	}, &app, &wsApp)
 }
 

@@ -17,6 +17,9 @@ type Lease struct {
 	// Trace is the W3C traceparent of the request whose event caused the delivery ("":
 	// none), opaque here: the attempt continues that trace and sends it on.
 	Trace string
+	// NotBefore is the send slot of a rate-limited endpoint's delivery (zero: at once).
+	// An empty Token marks a delivery the fan-out wrote unleased (a gated endpoint's).
+	NotBefore time.Time
 }
 
 // Room is how many more deliveries each endpoint may take: PerEndpoint, less the

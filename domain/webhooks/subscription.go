@@ -58,6 +58,11 @@ type Subscription struct {
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
 	DisabledAt   *time.Time
+
+	// Pacing is the owner's rate limit and order (pacing.go); PausedUntil a receiver's
+	// 429 Retry-After: nothing of the endpoint is sent before it.
+	Pacing      Pacing
+	PausedUntil *time.Time
 }
 
 // NewSubscription validates url and events (already checked against the public types).

@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net"
@@ -42,8 +43,9 @@ type config struct {
 	instances   []int    // instance counts to run, each on a fresh database
 	transports  []string // sql, nats
 	natsURL     string
-	workspaces  int    // the driver's workspaces; events are partitioned by workspace
-	idempotency string // none, all, alternate: requests with a fresh Idempotency-Key
+	workspaces  int            // the driver's workspaces; events are partitioned by workspace
+	idempotency string         // none, all, alternate: requests with a fresh Idempotency-Key
+	endpoint    map[string]any // extra fields of each endpoint's create body (pacing: rateLimit, ordered)
 }
 
 // scaling tells whether the run compares instance counts or transports (the summary
@@ -73,7 +75,14 @@ func main() {
 	flag.StringVar(&cfg.natsURL, "nats", natsURL, "NATS JetStream server of -transport nats (each run uses a stream of its own, deleted afterwards)")
 	flag.IntVar(&cfg.workspaces, "workspaces", 0, "workspaces the requests are spread over (events are partitioned by workspace); 0: 1 for a single SQL instance, 8 when scaling")
 	flag.StringVar(&cfg.idempotency, "idempotency", "none", "which requests carry a fresh Idempotency-Key: none, all, or alternate (every other; each phase then prints both halves' API latencies)")
+	endpoint := flag.String("endpoint", "", `extra JSON fields of each webhook endpoint, e.g. '{"rateLimit":1000}' (docs/webhooks.md, "Rate limit, order, backlog")`)
 	flag.Parse()
+	if *endpoint != "" {
+		if err := json.Unmarshal([]byte(*endpoint), &cfg.endpoint); err != nil {
+			fmt.Fprintln(os.Stderr, "-endpoint:", err)
+			os.Exit(2)
+		}
+	}
 	cfg.states = strings.Split(*states, ",")
 	cfg.transports = strings.Split(*transports, ",")
 	for _, n := range strings.Split(*instances, ",") {
@@ -218,7 +227,7 @@ func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine strin
 		return report{}, err
 	}
 	sp := newSpread(parts, cfg.workspaces)
-	wss, err := svc.setup(ctx, "http://"+ln.Addr().String()+"/hook", cfg.workspaces, sp.accept)
+	wss, err := svc.setup(ctx, "http://"+ln.Addr().String()+"/hook", cfg.workspaces, sp.accept, cfg.endpoint)
 	if err != nil {
 		return report{}, err
 	}

@@ -148,7 +148,7 @@ type workspace struct {
 // setup creates n workspaces, each with its endpoint at receiverURL/<index>, so that the
 // receiver knows which secret signs what it gets.
 // Workspaces that accept refuses are left unused (it keeps them even over the partitions).
-func (s *service) setup(ctx context.Context, receiverURL string, n int, accept func(id string) bool) ([]workspace, error) {
+func (s *service) setup(ctx context.Context, receiverURL string, n int, accept func(id string) bool, endpoint map[string]any) ([]workspace, error) {
 	out := make([]workspace, n)
 	for i, tries := 0, 0; i < n; tries++ {
 		var ws struct{ ID string }
@@ -165,9 +165,11 @@ func (s *service) setup(ctx context.Context, receiverURL string, n int, accept f
 			return nil, err
 		}
 		var hook struct{ SigningSecret string }
-		if err := s.admin(ctx, "POST", "/workspaces/"+ws.ID+"/webhooks", map[string]any{
-			"url": fmt.Sprintf("%s/%d", receiverURL, i), "events": []string{"student.created"},
-		}, &hook); err != nil {
+		body := map[string]any{"url": fmt.Sprintf("%s/%d", receiverURL, i), "events": []string{"student.created"}}
+		for k, v := range endpoint {
+			body[k] = v
+		}
+		if err := s.admin(ctx, "POST", "/workspaces/"+ws.ID+"/webhooks", body, &hook); err != nil {
 			return nil, err
 		}
 		out[i] = workspace{id: ws.ID, key: key.Secret, signingSecret: hook.SigningSecret}

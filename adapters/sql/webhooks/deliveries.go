@@ -33,8 +33,8 @@ func NewDeliveries(db *sqldb.DB) *Deliveries {
 		WHERE workspace_id = ? AND subscription_id = ? AND (? = '' OR status = ?)`
 	return &Deliveries{
 		db: db,
-		insert: db.Rebind(`INSERT INTO webhook_deliveries (` + deliveryColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (subscription_id, event_id) DO NOTHING`),
+		insert: db.Rebind(`INSERT INTO webhook_deliveries (` + deliveryColumns + `, gated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+			` + endpointGated + `) ON CONFLICT (subscription_id, event_id) DO NOTHING`),
 		insertLeased: db.Rebind(`INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (subscription_id, event_id) DO NOTHING`),
 		get: db.Rebind(`SELECT ` + deliveryColumns + ` FROM webhook_deliveries WHERE workspace_id = ? AND id = ?`),
@@ -94,6 +94,9 @@ func (r *Deliveries) add(ctx context.Context, stmt string, d *webhooks.Delivery,
 	args := append([]any{d.ID, d.WorkspaceID, d.SubscriptionID, d.EventID, d.EventType,
 		d.Payload, string(d.Status), d.Attempts, d.CycleAttempts, d.CycleFailedAt, d.NextAttemptAt, d.LastAttemptAt,
 		d.LastStatus, d.LastError, d.CreatedAt, d.UpdatedAt}, lease...)
+	if stmt == r.insert {
+		args = append(args, d.SubscriptionID)
+	}
 	res, err := r.db.Write(ctx).ExecContext(ctx, stmt, args...)
 	if err != nil {
 		return false, fmt.Errorf("insert delivery: %w", err)

@@ -53,7 +53,7 @@ func NewDispatch(db *sqldb.DB, box Sealer) *Dispatch {
 		// ORDER BY keeps the planner on the due index (a LIMIT 1 alone invites a table scan).
 		sparesWriter: db.Dialect == sqldb.SQLite,
 		anyDue: db.Rebind(`SELECT COUNT(*) FROM (SELECT 1 FROM webhook_deliveries
-			WHERE next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+			WHERE next_attempt_at <= ? AND gated = FALSE AND (lease_until IS NULL OR lease_until <= ?)
 			ORDER BY next_attempt_at, id LIMIT 1) AS due`),
 		// One statement: take the due candidates in order (locked), number them per endpoint,
 		// keep those within their endpoint's room (the VALUES list; PerEndpoint for the
@@ -66,7 +66,7 @@ func NewDispatch(db *sqldb.DB, box Sealer) *Dispatch {
 		// database without statistics guessed one due row, joined every endpoint or sorted
 		// every due row (51 ms for 64 deliveries among a million rows).
 		claimHead: `WITH due AS (SELECT d.id, d.subscription_id, d.next_attempt_at FROM webhook_deliveries d
-			WHERE d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?)
+			WHERE d.next_attempt_at <= ? AND d.gated = FALSE AND (d.lease_until IS NULL OR d.lease_until <= ?)
 			AND (SELECT s.status FROM webhook_subscriptions s
 				WHERE s.workspace_id = d.workspace_id AND s.id = d.subscription_id) <> 'disabled'
 			ORDER BY d.next_attempt_at, d.id LIMIT ?` + skipLocked + `),

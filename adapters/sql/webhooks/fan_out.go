@@ -57,39 +57,41 @@ func newFanOutStatements(db *sqldb.DB) fanOutStatements {
 				CAST($4 AS TEXT[]), CAST($5 AS BYTEA[]), CAST($6 AS TIMESTAMPTZ[]), CAST($7 AS TEXT[]),
 				CAST($8 AS TIMESTAMPTZ[]), CAST($19 AS INTEGER[]), CAST($20 AS TEXT[])) AS e(i, ws, event_id, event_type, payload, at, token, until, version, trace)),
 			s AS (SELECT e.i, w.* FROM e CROSS JOIN LATERAL (
-				SELECT id, url, secret_sealed, previous_sealed, previous_expires_at, ROW_NUMBER() OVER (ORDER BY id) AS k
+				SELECT id, url, secret_sealed, previous_sealed, previous_expires_at, gated, ROW_NUMBER() OVER (ORDER BY id) AS k
 				FROM webhook_subscriptions WHERE workspace_id = e.ws AND status = 'enabled' AND payload_version = e.version
 					AND strpos(' ' || events || ' ', ' ' || e.event_type || ' ') > 0) w),
 			n AS (SELECT * FROM unnest(CAST($16 AS INTEGER[]), CAST($17 AS INTEGER[]), CAST($18 AS TEXT[])) AS n(i, k, id)),
-			added AS (INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token, trace_parent)
+			added AS (INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token, trace_parent, gated)
 				SELECT n.id, e.ws, s.id, e.event_id, e.event_type, e.payload, CAST($9 AS TEXT), CAST($10 AS INTEGER),
 					CAST($11 AS INTEGER), CAST($12 AS TIMESTAMPTZ), e.at, CAST($13 AS TIMESTAMPTZ), CAST($14 AS INTEGER),
-					CAST($15 AS TEXT), e.at, e.at, CASE WHEN e.token = '' THEN NULL ELSE e.until END, e.token, e.trace
+					CAST($15 AS TEXT), e.at, e.at, CASE WHEN e.token = '' OR s.gated THEN NULL ELSE e.until END,
+					CASE WHEN s.gated THEN '' ELSE e.token END, e.trace, s.gated
 				FROM s JOIN e ON e.i = s.i JOIN n ON n.i = s.i AND n.k = s.k
 				ON CONFLICT (subscription_id, event_id) DO NOTHING RETURNING id)
-			SELECT s.i, s.id, s.url, s.secret_sealed, s.previous_sealed, s.previous_expires_at, s.k,
+			SELECT s.i, s.id, s.url, s.secret_sealed, s.previous_sealed, s.previous_expires_at, s.gated, s.k,
 				COALESCE(added.id, '') AS delivery_id
 			FROM s LEFT JOIN n ON n.i = s.i AND n.k = s.k LEFT JOIN added ON added.id = n.id ORDER BY s.i, s.k`,
 		// batch for one event, with scalars: a plan PostgreSQL caches (generic) where the
 		// batch's arrays are planned again at each run, which a statement per publishing
 		// transaction would pay every time. $7 is the lease's end or NULL; $15 the ids drawn.
-		single: `WITH s AS (SELECT id, url, secret_sealed, previous_sealed, previous_expires_at, ROW_NUMBER() OVER (ORDER BY id) AS k
+		single: `WITH s AS (SELECT id, url, secret_sealed, previous_sealed, previous_expires_at, gated, ROW_NUMBER() OVER (ORDER BY id) AS k
 				FROM webhook_subscriptions WHERE workspace_id = CAST($1 AS TEXT) AND status = 'enabled'
 					AND payload_version = CAST($16 AS INTEGER) AND strpos(' ' || events || ' ', ' ' || CAST($3 AS TEXT) || ' ') > 0),
-			added AS (INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token, trace_parent)
+			added AS (INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token, trace_parent, gated)
 				SELECT (CAST($15 AS TEXT[]))[s.k], CAST($1 AS TEXT), s.id, CAST($2 AS TEXT), CAST($3 AS TEXT), CAST($4 AS BYTEA),
 					CAST($8 AS TEXT), CAST($9 AS INTEGER), CAST($10 AS INTEGER), CAST($11 AS TIMESTAMPTZ), CAST($5 AS TIMESTAMPTZ),
 					CAST($12 AS TIMESTAMPTZ), CAST($13 AS INTEGER), CAST($14 AS TEXT), CAST($5 AS TIMESTAMPTZ), CAST($5 AS TIMESTAMPTZ),
-					CAST($7 AS TIMESTAMPTZ), CAST($6 AS TEXT), CAST($17 AS TEXT)
+					CASE WHEN s.gated THEN NULL ELSE CAST($7 AS TIMESTAMPTZ) END, CASE WHEN s.gated THEN '' ELSE CAST($6 AS TEXT) END,
+					CAST($17 AS TEXT), s.gated
 				FROM s WHERE s.k <= cardinality(CAST($15 AS TEXT[]))
 				ON CONFLICT (subscription_id, event_id) DO NOTHING RETURNING id, subscription_id)
-			SELECT 0 AS i, s.id, s.url, s.secret_sealed, s.previous_sealed, s.previous_expires_at, s.k,
+			SELECT 0 AS i, s.id, s.url, s.secret_sealed, s.previous_sealed, s.previous_expires_at, s.gated, s.k,
 				COALESCE(added.id, '') AS delivery_id
 			FROM s LEFT JOIN added ON added.subscription_id = s.id ORDER BY s.k`,
-		endpoints: db.Rebind(`SELECT id, events, url, secret_sealed, previous_sealed, previous_expires_at FROM webhook_subscriptions
+		endpoints: db.Rebind(`SELECT id, events, url, secret_sealed, previous_sealed, previous_expires_at, gated FROM webhook_subscriptions
 			WHERE workspace_id = ? AND status = 'enabled' AND payload_version = ? ORDER BY id`),
-		insert: db.Rebind(`INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token, trace_parent)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (subscription_id, event_id) DO NOTHING`),
+		insert: db.Rebind(`INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token, trace_parent, gated)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (subscription_id, event_id) DO NOTHING`),
 		hints:        &endpointCounts{counts: map[string]int{}},
 		singleWriter: db.Dialect == sqldb.SQLite,
 	}
@@ -131,6 +133,7 @@ type fanRow struct {
 	SecretSealed      []byte     `db:"secret_sealed"`
 	PreviousSealed    []byte     `db:"previous_sealed"`
 	PreviousExpiresAt *time.Time `db:"previous_expires_at"`
+	Gated             bool       `db:"gated"` // written unleased: the gated claim sends it
 	K                 int        `db:"k"`
 	DeliveryID        string     `db:"delivery_id"`
 }
@@ -213,11 +216,11 @@ func (r *Dispatch) writeBatch(ctx context.Context, held []heldFan) error {
 		switch {
 		case row.DeliveryID != "":
 			d := webhooks.NewDelivery(row.DeliveryID, sub, h.f.EventID, h.f.EventType, h.f.Payload, h.f.At)
-			leases[row.I] = append(leases[row.I], webhooks.Lease{Delivery: d, Endpoint: sub, Token: h.f.Token, Until: h.f.Until, Trace: h.trace})
+			leases[row.I] = append(leases[row.I], fanLease(d, sub, h.f, h.trace, row.Gated))
 		case row.K > len(h.ids):
 			// Beyond the ids drawn (the first event of a type since the start, or an endpoint
 			// just added): a statement of its own. Within them, a conflict: a replay.
-			l, added, err := r.addOne(ctx, h.f, h.trace, sub, h.newID())
+			l, added, err := r.addOne(ctx, h.f, h.trace, sub, h.newID(), row.Gated)
 			if err != nil {
 				return err
 			}
@@ -245,7 +248,7 @@ func (r *Dispatch) fanOutAtOnce(ctx context.Context, f webhooks.Fan, newID func(
 		if !containsField(row.Events, f.EventType) {
 			continue
 		}
-		l, added, err := r.addOne(ctx, f, trace, r.fanEndpoint(f.WorkspaceID, row), newID())
+		l, added, err := r.addOne(ctx, f, trace, r.fanEndpoint(f.WorkspaceID, row), newID(), row.Gated)
 		if err != nil {
 			return err
 		}
@@ -259,15 +262,30 @@ func (r *Dispatch) fanOutAtOnce(ctx context.Context, f webhooks.Fan, newID func(
 
 // addOne inserts the event's delivery for one endpoint unless it has one; trace is the
 // traceparent its attempts continue.
-func (r *Dispatch) addOne(ctx context.Context, f webhooks.Fan, trace string, sub *webhooks.Subscription, id string) (webhooks.Lease, bool, error) {
+func (r *Dispatch) addOne(ctx context.Context, f webhooks.Fan, trace string, sub *webhooks.Subscription, id string, gated bool) (webhooks.Lease, bool, error) {
 	d := webhooks.NewDelivery(id, sub, f.EventID, f.EventType, f.Payload, f.At)
+	l := fanLease(d, sub, f, trace, gated)
+	var until *time.Time
+	if l.Token != "" {
+		until = &l.Until
+	}
 	added, err := r.db.Changes(ctx, "insert delivery", r.fan.insert, d.ID, d.WorkspaceID, d.SubscriptionID, d.EventID,
 		d.EventType, d.Payload, string(d.Status), d.Attempts, d.CycleAttempts, d.CycleFailedAt, d.NextAttemptAt,
-		d.LastAttemptAt, d.LastStatus, d.LastError, d.CreatedAt, d.UpdatedAt, leaseUntil(f), f.Token, trace)
+		d.LastAttemptAt, d.LastStatus, d.LastError, d.CreatedAt, d.UpdatedAt, until, l.Token, trace, gated)
 	if err != nil {
 		return webhooks.Lease{}, false, err
 	}
-	return webhooks.Lease{Delivery: d, Endpoint: sub, Token: f.Token, Until: f.Until, Trace: trace}, added, nil
+	return l, added, nil
+}
+
+// fanLease is the lease of a delivery the fan-out wrote: none (an empty token) for a gated
+// endpoint's, which waits for the gated claim (docs/webhooks.md, "Rate limit, order,
+// backlog"); trace is the traceparent its attempts continue.
+func fanLease(d *webhooks.Delivery, sub *webhooks.Subscription, f webhooks.Fan, trace string, gated bool) webhooks.Lease {
+	if gated {
+		return webhooks.Lease{Delivery: d, Endpoint: sub, Trace: trace}
+	}
+	return webhooks.Lease{Delivery: d, Endpoint: sub, Token: f.Token, Until: f.Until, Trace: trace}
 }
 
 // fanEndpoint is what sending needs of an endpoint (as a claim returns it).

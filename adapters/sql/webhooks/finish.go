@@ -91,7 +91,8 @@ func (r *Dispatch) FinishSucceeded(ctx context.Context, fs []webhooks.Finished, 
 		healthy AS (UPDATE webhook_subscriptions SET failing_since = NULL
 			WHERE id IN (?` + strings.Repeat(", ?", len(endpoints)-1) + `) AND failing_since IS NOT NULL
 			AND EXISTS (SELECT 1 FROM saved WHERE saved.workspace_id = webhook_subscriptions.workspace_id
-				AND saved.subscription_id = webhook_subscriptions.id))
+				AND saved.subscription_id = webhook_subscriptions.id) RETURNING id),
+		` + forwardCTE + `
 		SELECT id FROM saved`)
 	args := finishArgs(batch, lines)
 	for _, id := range endpoints {

@@ -43,15 +43,15 @@ type Subscriptions struct {
 
 // NewSubscriptions prepares the statements for db's dialect.
 func NewSubscriptions(db *sqldb.DB, box Sealer) *Subscriptions {
-	sel := `SELECT ` + webhookColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? AND id = ?`
+	sel := `SELECT ` + webhookColumns + pacingColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? AND id = ?`
 	return &Subscriptions{
 		sealing: sealing{box}, db: db,
 		insert:       db.Rebind(`INSERT INTO webhook_subscriptions (` + webhookColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		get:          db.Rebind(sel),
 		getForUpdate: db.Rebind(sel + db.ForUpdate()),
-		list:         db.Rebind(`SELECT ` + webhookColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? ORDER BY created_at DESC, id DESC`),
+		list:         db.Rebind(`SELECT ` + webhookColumns + pacingColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? ORDER BY created_at DESC, id DESC`),
 		// The event filter runs in Go: a workspace has few endpoints.
-		enabled: db.Rebind(`SELECT ` + webhookColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? AND status = 'enabled'`),
+		enabled: db.Rebind(`SELECT ` + webhookColumns + pacingColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? AND status = 'enabled'`),
 		save: db.Rebind(`UPDATE webhook_subscriptions SET url = ?, events = ?, status = ?, disabled_reason = ?, secret_sealed = ?,
 			previous_sealed = ?, previous_expires_at = ?, failing_since = ?, updated_at = ?, disabled_at = ?
 			WHERE workspace_id = ? AND id = ?`),
@@ -77,6 +77,7 @@ type webhookRow struct {
 	UpdatedAt         time.Time  `db:"updated_at"`
 	DisabledAt        *time.Time `db:"disabled_at"`
 	PayloadVersion    int        `db:"payload_version"`
+	pacingRow
 }
 
 func (r sealing) open(id string, sealed []byte) (webhooks.Secret, error) {
@@ -98,6 +99,7 @@ func (r *Subscriptions) subscription(row webhookRow) *webhooks.Subscription {
 		CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(), DisabledAt: platform.UTCPtr(row.DisabledAt),
 		PayloadVersion: row.PayloadVersion,
 	}
+	row.pacingRow.fill(s)
 	r.openSecrets(s, row.SecretSealed, row.PreviousSealed)
 	return s
 }
@@ -231,7 +233,8 @@ func (r *Subscriptions) MarkHealthy(ctx context.Context, workspaceID string, ids
 	return markHealthy(ctx, r.db, workspaceID, ids)
 }
 
-const healthy = `UPDATE webhook_subscriptions SET failing_since = NULL WHERE workspace_id = ? AND id IN (?) AND failing_since IS NOT NULL`
+const healthy = `UPDATE webhook_subscriptions SET failing_since = NULL WHERE workspace_id = ? AND id IN (?) AND failing_since IS NOT NULL
+	RETURNING id`
 
 func markHealthy(ctx context.Context, db *sqldb.DB, workspaceID string, ids []string) error {
 	if len(ids) == 0 {
@@ -241,8 +244,10 @@ func markHealthy(ctx context.Context, db *sqldb.DB, workspaceID string, ids []st
 	if err != nil {
 		return fmt.Errorf("mark webhooks healthy: %w", err)
 	}
-	if _, err := db.Write(ctx).ExecContext(ctx, db.Rebind(stmt), args...); err != nil {
+	var ended []string
+	if err := db.Write(ctx).SelectContext(ctx, &ended, db.Rebind(stmt), args...); err != nil {
 		return fmt.Errorf("mark webhooks healthy: %w", err)
 	}
-	return nil
+	_, err = bringForward(ctx, db, workspaceID, ended, time.Time{}) // the receiver is back
+	return err
 }

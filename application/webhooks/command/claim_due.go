@@ -17,11 +17,12 @@ func NewClaimDueHandler(d Deps) ClaimDueHandler { return ClaimDueHandler{d: d} }
 // fresh lease token.
 func (h ClaimDueHandler) Handle(ctx context.Context, limit int, room webhooks.Room) ([]webhooks.Lease, error) {
 	now := h.d.Clock.Now()
-	leases, err := h.d.Dispatch.ClaimDue(ctx, now, now.Add(h.d.Settings.Lease), h.d.IDs.New("lease"), limit, room)
+	token := h.d.IDs.New("lease")
+	leases, err := h.d.Dispatch.ClaimDue(ctx, now, now.Add(h.d.Settings.Lease), token, limit, room)
 	if err != nil {
 		return nil, fmt.Errorf("claim due deliveries: %w", err)
 	}
-	return leases, nil
+	return h.claimGated(ctx, now, token, limit, room, leases)
 }
 
 // ReleaseHandler gives back a lease the dispatcher could not use in time.

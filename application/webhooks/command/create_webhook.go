@@ -16,6 +16,7 @@ type CreateWebhook struct {
 	WorkspaceID string
 	URL         string
 	Events      []string
+	Pacing      PacingChange
 }
 
 // WebhookWithSecret is an endpoint with its signing secret, shown this once.
@@ -51,6 +52,9 @@ func (d Deps) CreateWebhook(ctx context.Context, cmd CreateWebhook) (WebhookWith
 		return WebhookWithSecret{}, err
 	}
 	if err := d.Subs.Add(ctx, s); err != nil {
+		return WebhookWithSecret{}, err
+	}
+	if err := d.applyPacing(ctx, s, cmd.Pacing); err != nil {
 		return WebhookWithSecret{}, err
 	}
 	return WebhookWithSecret{Webhook: query.View(s), SigningSecret: secret.String()},

@@ -80,6 +80,7 @@ type Deps struct {
 	Mailer     Mailer
 	Waker      Waker
 	Handoff    Handoff             // nil: every delivery waits for a claim
+	Gates      webhooks.Gates      // rate limits, order, pauses; nil: none
 	Audit      platform.AuditTrail // endpoint changes by people and operators
 	TestEvents TestEventBudget     // the workspace's test events per minute; nil: no ceiling
 	IDs        platform.IDs

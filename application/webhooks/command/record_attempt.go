@@ -99,7 +99,10 @@ func (h RecordAttemptHandler) batch(ctx context.Context, cmds []RecordAttempt) (
 	if err := h.d.Deliveries.AddAttempts(ctx, logged); err != nil {
 		return nil, err
 	}
-	return out, h.streaks(ctx, logged)
+	if err := h.streaks(ctx, logged); err != nil {
+		return nil, err
+	}
+	return out, h.pauses(ctx, cmds, out) // after streaks: the endpoint is locked already
 }
 
 // succeeded records a batch whose attempts all succeeded with one atomic write and no

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
@@ -54,12 +55,12 @@ func (h RecordAttemptHandler) replay(ctx context.Context, ws, id string, as []we
 	if err != nil {
 		return err
 	}
-	dirty := false
+	dirty, ended := false, false
 	var notices []webhooks.Notice
 	for _, a := range as {
 		if a.Outcome == webhooks.Succeeded {
 			if s.FailingSince != nil {
-				s.FailingSince, dirty = nil, true
+				s.FailingSince, dirty, ended = nil, true, true
 			}
 			continue
 		}
@@ -77,6 +78,12 @@ func (h RecordAttemptHandler) replay(ctx context.Context, ws, id string, as []we
 	}
 	if dirty {
 		if err := h.d.Subs.Save(ctx, s); err != nil {
+			return err
+		}
+	}
+	if ended && h.d.Gates != nil {
+		// The receiver is back: its waiting retries go now.
+		if _, err := h.d.Gates.BringForward(ctx, ws, []string{id}, time.Time{}, false); err != nil {
 			return err
 		}
 	}

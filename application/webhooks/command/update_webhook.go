@@ -15,6 +15,7 @@ type UpdateWebhook struct {
 	WebhookID   string
 	URL         string
 	Events      []string
+	Pacing      PacingChange
 }
 
 // UpdateWebhook applies the creation rules (https, SSRF at connect time, known types). Deliveries
@@ -32,6 +33,9 @@ func (d Deps) UpdateWebhook(ctx context.Context, cmd UpdateWebhook) (query.Webho
 		return query.Webhook{}, err
 	}
 	if err := d.Subs.Save(ctx, s); err != nil {
+		return query.Webhook{}, err
+	}
+	if err := d.applyPacing(ctx, s, cmd.Pacing); err != nil {
 		return query.Webhook{}, err
 	}
 	return query.View(s), d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: cmd.WorkspaceID, Action: "webhook.updated",

@@ -26,6 +26,7 @@ type Webhook struct {
 	PayloadVersion int       `json:"payloadVersion"`
 	CreatedAt      time.Time `json:"createdAt"`
 	UpdatedAt      time.Time `json:"updatedAt"`
+	Pacing
 }
 
 // View maps an endpoint to its shape.
@@ -39,6 +40,7 @@ func View(s *webhooks.Subscription) Webhook {
 		reason := string(s.Reason)
 		w.DisabledReason = &reason
 	}
+	w.Pacing = PacingView(s)
 	return w
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/platform"
+	"github.com/creatorapi/creatorapi/cmd/creatorapi/buildinfo"
 )
 
 // Platform provides what every module shares: logger, database (migrated on start),
@@ -80,7 +81,7 @@ func newTracing(lc fx.Lifecycle, cfg Config) (*observe.Tracing, error) {
 	if !cfg.TraceExport {
 		return &observe.Tracing{}, nil
 	}
-	t, err := observe.NewTracing(context.Background(), Build().Version)
+	t, err := observe.NewTracing(context.Background(), buildinfo.Read().Version)
 	if err != nil {
 		return nil, err
 	}

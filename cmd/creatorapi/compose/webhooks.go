@@ -59,6 +59,8 @@ func Webhooks() fx.Option {
 			fx.Annotate(func(db *sqldb.DB, box *secrets.Box) *sqlwebhooks.Dispatch { return sqlwebhooks.NewDispatch(db, box) },
 				fx.As(new(domainwebhooks.Dispatch))),
 			fx.Annotate(sqlwebhooks.NewNotices, fx.As(new(domainwebhooks.Notices))),
+			fx.Annotate(func(db *sqldb.DB, box *secrets.Box) *sqlwebhooks.Gates { return sqlwebhooks.NewGates(db, box) },
+				fx.As(new(domainwebhooks.Gates))),
 			fx.Annotate(sqlwebhooks.NewRetention, fx.As(new(command.Retention))),
 			// Published to the platform's master key: the sealed secrets, re-sealed on rotation.
 			fx.Annotate(sqlwebhooks.NewSecrets, fx.As(new(webhooks.SealedSecrets))),
@@ -74,6 +76,7 @@ func Webhooks() fx.Option {
 				return disp
 			},
 			operatorRoutes(operator.WebhookRoutes),
+			operatorRoutes(operator.WebhookPacingRoutes),
 			eventConsumer(consumers.WebhookFanOut),
 		),
 	)
@@ -89,6 +92,7 @@ type webhooksParams struct {
 	Log        query.DeliveryLog
 	Dispatch   domainwebhooks.Dispatch
 	Notices    domainwebhooks.Notices
+	Gates      domainwebhooks.Gates
 	Retention  command.Retention
 	Workspaces wsquery.Directory
 	Mailer     command.Mailer
@@ -106,7 +110,7 @@ func newWebhooksApp(p webhooksParams) webhooks.Application {
 		Deps: command.Deps{
 			Tx: p.Tx, Subs: p.Subs, Deliveries: p.Deliveries, Dispatch: p.Dispatch, Notices: p.Notices,
 			Retention: p.Retention, Workspaces: modulelinks.WorkspaceOwners{Dir: p.Workspaces}, Mailer: p.Mailer, Waker: adapterwebhooks.CommitWaker{Signal: p.Signal},
-			Handoff: adapterwebhooks.CommitWaker{Signal: p.Signal}, Audit: p.Audit,
+			Handoff: adapterwebhooks.CommitWaker{Signal: p.Signal}, Audit: p.Audit, Gates: p.Gates,
 			IDs: p.IDs, Clock: p.Clock, Observer: p.Observer, Versions: p.Versions,
 			TestEvents: p.Limiter.PerWorkspace("test-events", domainwebhooks.TestEventsPerMinute),
 			Settings: command.Settings{

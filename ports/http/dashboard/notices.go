@@ -26,6 +26,7 @@ var webhookNotices = noticeSet{
 	"updated":  "Saved.",
 	"disabled": "Disabled: events wait, undelivered, until you enable the endpoint again.",
 	"enabled":  "Enabled: waiting deliveries are being sent.",
+	"paced":    "Saved: the endpoint's deliveries follow its new pace.",
 }
 
 var logNotices = noticeSet{

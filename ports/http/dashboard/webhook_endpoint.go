@@ -64,7 +64,7 @@ func (h *Dashboard) renderEndpoint(c *fiber.Ctx, status int, errText, url string
 		d.Failed = failed.Items[0]
 	}
 	return h.render(c, status, "webhook", view{Title: "Endpoint", Nav: "webhooks", Error: errText,
-		Notice: webhookNotices.of(c), Data: d})
+		Notice: webhookNotices.of(c) + queuedNotice(c), Data: d})
 }
 
 func (h *Dashboard) endpointURL(c *fiber.Ctx, notice string) string {

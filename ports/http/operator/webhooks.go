@@ -15,6 +15,7 @@ import (
 type createWebhookRequest struct {
 	URL    string   `json:"url" validate:"required,max=2048"`
 	Events []string `json:"events" validate:"required,min=1,max=13"`
+	pacingRequest
 }
 
 type recoverRequest struct {
@@ -49,8 +50,12 @@ func (h webhookRoutes) create(c *fiber.Ctx) error {
 	if err := h.dec.Body(c, &req); err != nil {
 		return err
 	}
+	pacing, err := req.change()
+	if err != nil {
+		return err
+	}
 	w, err := h.app.Commands.CreateWebhook.Handle(c.UserContext(), command.CreateWebhook{
-		WorkspaceID: c.Params("org"), URL: req.URL, Events: req.Events,
+		WorkspaceID: c.Params("org"), URL: req.URL, Events: req.Events, Pacing: pacing,
 	})
 	if err != nil {
 		return err

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"strings"
+
+	"github.com/creatorapi/creatorapi/application/webhooks"
+	"github.com/creatorapi/creatorapi/application/webhooks/command"
+	"github.com/creatorapi/creatorapi/domain/kernel"
+)
+
+// pacingFlags adds --rate-limit and --ordered to fs; the returned function reads them
+// into a change (flags not given change nothing; --rate-limit 0 removes the limit).
+func pacingFlags(fs *flag.FlagSet) func() command.PacingChange {
+	rate := fs.Int("rate-limit", -1, "deliveries per second at most, 1..1000 (0: no limit)")
+	ordered := fs.Bool("ordered", false, "send the endpoint's deliveries one at a time, in event order (--ordered=false: concurrently)")
+	return func() command.PacingChange {
+		var c command.PacingChange
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "rate-limit":
+				c.RateLimit = rate
+			case "ordered":
+				c.Ordered = ordered
+			}
+		})
+		return c
+	}
+}
+
+// webhookUpdate changes an endpoint's URL, types or pacing; what is not given stays.
+func (c *CLI) webhookUpdate(args []string) error {
+	fs := flag.NewFlagSet("webhook update", flag.ContinueOnError)
+	ws := fs.String("workspace", "", "workspace id (org_...)")
+	url := fs.String("url", "", "https URL that receives the events")
+	evs := fs.String("events", "", "comma-separated event types: "+strings.Join(command.PublicTypeNames(), ","))
+	pacing := pacingFlags(fs)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := required("workspace", *ws); err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError("usage: creatorapi webhook update --workspace ORG [--url U] [--events t1,t2] [--rate-limit N] [--ordered] WEBHOOK_ID")
+	}
+	var app webhooks.Application
+	return c.withModules(func(ctx context.Context) error {
+		list, err := app.Queries.ListWebhooks.Handle(ctx, *ws)
+		if err != nil {
+			return err
+		}
+		cmd := command.UpdateWebhook{WorkspaceID: *ws, WebhookID: pos[0], URL: *url, Pacing: pacing()}
+		if *evs != "" {
+			cmd.Events = strings.Split(*evs, ",")
+		}
+		found := false
+		for _, w := range list {
+			if w.ID == pos[0] {
+				found = true
+				if cmd.URL == "" {
+					cmd.URL = w.URL
+				}
+				if cmd.Events == nil {
+					cmd.Events = w.Events
+				}
+			}
+		}
+		if !found {
+			return kernel.NotFound("webhook %s not found", pos[0])
+		}
+		w, err := app.Commands.UpdateWebhook.Handle(ctx, cmd)
+		if err != nil {
+			return err
+		}
+		return c.printJSON(w)
+	}, &app)
+}
+
+// webhookSendWaiting makes the endpoint's waiting deliveries due now (a running serve
+// sends them within a second).
+func (c *CLI) webhookSendWaiting(args []string) error {
+	ws, webhookID, err := workspaceCommand("webhook send-waiting", "WEBHOOK_ID", args)
+	if err != nil {
+		return err
+	}
+	var app webhooks.Application
+	return c.withModules(func(ctx context.Context) error {
+		n, err := app.Commands.SendWaiting.Handle(ctx, command.SendWaiting{WorkspaceID: ws, WebhookID: webhookID})
+		if err != nil {
+			return err
+		}
+		return c.printJSON(n)
+	}, &app)
+}
