@@ -79,7 +79,9 @@ type Deps struct {
 	Workspaces Workspaces
 	Mailer     Mailer
 	Waker      Waker
-	Handoff    Handoff             // nil: every delivery waits for a claim
+	Handoff    Handoff            // nil: every delivery waits for a claim
+	Publisher  platform.Publisher // the operational events (nil: none are published)
+	Alerts     webhooks.FailingAlerts
 	Audit      platform.AuditTrail // endpoint changes by people and operators
 	TestEvents TestEventBudget     // the workspace's test events per minute; nil: no ceiling
 	IDs        platform.IDs
