@@ -38,7 +38,8 @@ func NewRetention(db *sqldb.DB) *Retention {
 
 // Prune deletes, batch by batch, attempts made before before, deliveries finished before
 // it (with their remaining attempts), notices sent before it, the health rollup's hours
-// before it and the failing alerts written before it; it returns the rows deleted.
+// before it and the failing alerts written before it; it returns the log's rows deleted
+// (deliveries, attempts, notices: the rollups' rows are not counted).
 func (r *Retention) Prune(ctx context.Context, before time.Time) (int, error) {
 	total := 0
 	for _, stmt := range []string{r.attempts, r.deliveries, r.sent, r.health, r.alerts} {
@@ -51,7 +52,9 @@ func (r *Retention) Prune(ctx context.Context, before time.Time) (int, error) {
 			if err != nil {
 				return total, fmt.Errorf("prune webhook log: %w", err)
 			}
-			total += int(n)
+			if stmt != r.health && stmt != r.alerts {
+				total += int(n)
+			}
 			if n < pruneBatch {
 				break
 			}
