@@ -137,58 +137,58 @@ func (e ErrorCode) Valid() bool {
 
 // Defines values for EventType.
 const (
-	EventTypeCertificateIssued        EventType = "certificate.issued"
-	EventTypeCourseArchived           EventType = "course.archived"
-	EventTypeCoursePublished          EventType = "course.published"
-	EventTypeEnrollmentCreated        EventType = "enrollment.created"
-	EventTypeEnrollmentRevoked        EventType = "enrollment.revoked"
-	EventTypeLiveSessionEnded         EventType = "live_session.ended"
-	EventTypeLiveSessionStarted       EventType = "live_session.started"
-	EventTypeOrderPaid                EventType = "order.paid"
-	EventTypeOrderRefunded            EventType = "order.refunded"
-	EventTypeRecordingReady           EventType = "recording.ready"
-	EventTypeStudentCreated           EventType = "student.created"
-	EventTypeStudentDeleted           EventType = "student.deleted"
-	EventTypeStudentUpdated           EventType = "student.updated"
-	EventTypeWebhookDeliveryExhausted EventType = "webhook_delivery.exhausted"
-	EventTypeWebhookEndpointDisabled  EventType = "webhook_endpoint.disabled"
-	EventTypeWebhookEndpointFailing   EventType = "webhook_endpoint.failing"
+	CertificateIssued        EventType = "certificate.issued"
+	CourseArchived           EventType = "course.archived"
+	CoursePublished          EventType = "course.published"
+	EnrollmentCreated        EventType = "enrollment.created"
+	EnrollmentRevoked        EventType = "enrollment.revoked"
+	LiveSessionEnded         EventType = "live_session.ended"
+	LiveSessionStarted       EventType = "live_session.started"
+	OrderPaid                EventType = "order.paid"
+	OrderRefunded            EventType = "order.refunded"
+	RecordingReady           EventType = "recording.ready"
+	StudentCreated           EventType = "student.created"
+	StudentDeleted           EventType = "student.deleted"
+	StudentUpdated           EventType = "student.updated"
+	WebhookDeliveryExhausted EventType = "webhook_delivery.exhausted"
+	WebhookEndpointDisabled  EventType = "webhook_endpoint.disabled"
+	WebhookEndpointFailing   EventType = "webhook_endpoint.failing"
 )
 
 // Valid indicates whether the value is a known member of the EventType enum.
 func (e EventType) Valid() bool {
 	switch e {
-	case EventTypeCertificateIssued:
+	case CertificateIssued:
 		return true
-	case EventTypeCourseArchived:
+	case CourseArchived:
 		return true
-	case EventTypeCoursePublished:
+	case CoursePublished:
 		return true
-	case EventTypeEnrollmentCreated:
+	case EnrollmentCreated:
 		return true
-	case EventTypeEnrollmentRevoked:
+	case EnrollmentRevoked:
 		return true
-	case EventTypeLiveSessionEnded:
+	case LiveSessionEnded:
 		return true
-	case EventTypeLiveSessionStarted:
+	case LiveSessionStarted:
 		return true
-	case EventTypeOrderPaid:
+	case OrderPaid:
 		return true
-	case EventTypeOrderRefunded:
+	case OrderRefunded:
 		return true
-	case EventTypeRecordingReady:
+	case RecordingReady:
 		return true
-	case EventTypeStudentCreated:
+	case StudentCreated:
 		return true
-	case EventTypeStudentDeleted:
+	case StudentDeleted:
 		return true
-	case EventTypeStudentUpdated:
+	case StudentUpdated:
 		return true
-	case EventTypeWebhookDeliveryExhausted:
+	case WebhookDeliveryExhausted:
 		return true
-	case EventTypeWebhookEndpointDisabled:
+	case WebhookEndpointDisabled:
 		return true
-	case EventTypeWebhookEndpointFailing:
+	case WebhookEndpointFailing:
 		return true
 	default:
 		return false
@@ -372,57 +372,6 @@ func (e OrderStatus) Valid() bool {
 	}
 }
 
-// Defines values for PublicEventType.
-const (
-	PublicEventTypeCertificateIssued  PublicEventType = "certificate.issued"
-	PublicEventTypeCourseArchived     PublicEventType = "course.archived"
-	PublicEventTypeCoursePublished    PublicEventType = "course.published"
-	PublicEventTypeEnrollmentCreated  PublicEventType = "enrollment.created"
-	PublicEventTypeEnrollmentRevoked  PublicEventType = "enrollment.revoked"
-	PublicEventTypeLiveSessionEnded   PublicEventType = "live_session.ended"
-	PublicEventTypeLiveSessionStarted PublicEventType = "live_session.started"
-	PublicEventTypeOrderPaid          PublicEventType = "order.paid"
-	PublicEventTypeOrderRefunded      PublicEventType = "order.refunded"
-	PublicEventTypeRecordingReady     PublicEventType = "recording.ready"
-	PublicEventTypeStudentCreated     PublicEventType = "student.created"
-	PublicEventTypeStudentDeleted     PublicEventType = "student.deleted"
-	PublicEventTypeStudentUpdated     PublicEventType = "student.updated"
-)
-
-// Valid indicates whether the value is a known member of the PublicEventType enum.
-func (e PublicEventType) Valid() bool {
-	switch e {
-	case PublicEventTypeCertificateIssued:
-		return true
-	case PublicEventTypeCourseArchived:
-		return true
-	case PublicEventTypeCoursePublished:
-		return true
-	case PublicEventTypeEnrollmentCreated:
-		return true
-	case PublicEventTypeEnrollmentRevoked:
-		return true
-	case PublicEventTypeLiveSessionEnded:
-		return true
-	case PublicEventTypeLiveSessionStarted:
-		return true
-	case PublicEventTypeOrderPaid:
-		return true
-	case PublicEventTypeOrderRefunded:
-		return true
-	case PublicEventTypeRecordingReady:
-		return true
-	case PublicEventTypeStudentCreated:
-		return true
-	case PublicEventTypeStudentDeleted:
-		return true
-	case PublicEventTypeStudentUpdated:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for RateLimitedErrorErrorCode.
 const (
 	RateLimitedErrorErrorCodeRateLimited RateLimitedErrorErrorCode = "rate_limited"
@@ -473,22 +422,22 @@ func (e StudentBatchResultErrorCode) Valid() bool {
 
 // Defines values for StudentBatchResultStatus.
 const (
-	StudentBatchResultStatusCreated   StudentBatchResultStatus = "created"
-	StudentBatchResultStatusFailed    StudentBatchResultStatus = "failed"
-	StudentBatchResultStatusUnchanged StudentBatchResultStatus = "unchanged"
-	StudentBatchResultStatusUpdated   StudentBatchResultStatus = "updated"
+	Created   StudentBatchResultStatus = "created"
+	Failed    StudentBatchResultStatus = "failed"
+	Unchanged StudentBatchResultStatus = "unchanged"
+	Updated   StudentBatchResultStatus = "updated"
 )
 
 // Valid indicates whether the value is a known member of the StudentBatchResultStatus enum.
 func (e StudentBatchResultStatus) Valid() bool {
 	switch e {
-	case StudentBatchResultStatusCreated:
+	case Created:
 		return true
-	case StudentBatchResultStatusFailed:
+	case Failed:
 		return true
-	case StudentBatchResultStatusUnchanged:
+	case Unchanged:
 		return true
-	case StudentBatchResultStatusUpdated:
+	case Updated:
 		return true
 	default:
 		return false
@@ -504,60 +453,6 @@ const (
 func (e UnauthorizedErrorErrorCode) Valid() bool {
 	switch e {
 	case UnauthorizedErrorErrorCodeUnauthorized:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for WebhookDeliveryStatus.
-const (
-	WebhookDeliveryStatusFailed WebhookDeliveryStatus = "failed"
-)
-
-// Valid indicates whether the value is a known member of the WebhookDeliveryStatus enum.
-func (e WebhookDeliveryStatus) Valid() bool {
-	switch e {
-	case WebhookDeliveryStatusFailed:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for WebhookEndpointDisabledReason.
-const (
-	WebhookEndpointDisabledReasonFailing     WebhookEndpointDisabledReason = "failing"
-	WebhookEndpointDisabledReasonLessThannil WebhookEndpointDisabledReason = "<nil>"
-	WebhookEndpointDisabledReasonOperator    WebhookEndpointDisabledReason = "operator"
-)
-
-// Valid indicates whether the value is a known member of the WebhookEndpointDisabledReason enum.
-func (e WebhookEndpointDisabledReason) Valid() bool {
-	switch e {
-	case WebhookEndpointDisabledReasonFailing:
-		return true
-	case WebhookEndpointDisabledReasonLessThannil:
-		return true
-	case WebhookEndpointDisabledReasonOperator:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for WebhookEndpointStatus.
-const (
-	Disabled WebhookEndpointStatus = "disabled"
-	Enabled  WebhookEndpointStatus = "enabled"
-)
-
-// Valid indicates whether the value is a known member of the WebhookEndpointStatus enum.
-func (e WebhookEndpointStatus) Valid() bool {
-	switch e {
-	case Disabled:
-		return true
-	case Enabled:
 		return true
 	default:
 		return false
@@ -972,7 +867,7 @@ type EventEnvelope struct {
 	// Examples: true
 	Livemode Livemode `json:"livemode"`
 
-	// Type A type endpoints subscribe to; the operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are webhooks only, never in the events feed nor the test helpers.
+	// Type A type endpoints subscribe to. The operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are sent as webhooks only, never in the events feed, and the test helpers refuse them (422).
 	Type EventType `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
@@ -993,7 +888,7 @@ type EventList struct {
 	} `json:"pagination"`
 }
 
-// EventType A type endpoints subscribe to; the operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are webhooks only, never in the events feed nor the test helpers.
+// EventType A type endpoints subscribe to. The operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are sent as webhooks only, never in the events feed, and the test helpers refuse them (422).
 type EventType string
 
 // ForbiddenError 403: the key lacks the scope of the operation.
@@ -1353,9 +1248,6 @@ type Progress struct {
 	TotalLessons int `json:"totalLessons"`
 }
 
-// PublicEventType A type of the resources' events (the feed's and the test helpers').
-type PublicEventType string
-
 // RateLimitedError 429: the per-minute or per-day bucket is exhausted.
 type RateLimitedError struct {
 	Error struct {
@@ -1641,8 +1533,8 @@ type Timestamp = time.Time
 
 // TriggerEventRequest defines model for TriggerEventRequest.
 type TriggerEventRequest struct {
-	// Type A type of the resources' events (the feed's and the test helpers').
-	Type PublicEventType `json:"type"`
+	// Type A type endpoints subscribe to. The operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are sent as webhooks only, never in the events feed, and the test helpers refuse them (422).
+	Type EventType `json:"type"`
 }
 
 // TriggeredEvent defines model for TriggeredEvent.
@@ -1659,8 +1551,8 @@ type TriggeredEvent struct {
 	// Examples: ord_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	ResourceId string `json:"resourceId"`
 
-	// Type A type of the resources' events (the feed's and the test helpers').
-	Type PublicEventType `json:"type"`
+	// Type A type endpoints subscribe to. The operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are sent as webhooks only, never in the events feed, and the test helpers refuse them (422).
+	Type EventType `json:"type"`
 }
 
 // UnauthorizedError 401: a missing, malformed, unknown or revoked key.
@@ -1686,7 +1578,7 @@ type WebhookDelivery struct {
 	CreatedAt Timestamp `json:"createdAt"`
 	EventId   string    `json:"eventId"`
 
-	// EventType A type endpoints subscribe to; the operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are webhooks only, never in the events feed nor the test helpers.
+	// EventType A type endpoints subscribe to. The operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are sent as webhooks only, never in the events feed, and the test helpers refuse them (422).
 	EventType EventType `json:"eventType"`
 	Id        string    `json:"id"`
 
@@ -1706,13 +1598,12 @@ type WebhookDelivery struct {
 	//
 	//
 	// Examples: true
-	Livemode  Livemode              `json:"livemode"`
-	Status    WebhookDeliveryStatus `json:"status"`
-	WebhookId string                `json:"webhookId"`
-}
+	Livemode Livemode `json:"livemode"`
 
-// WebhookDeliveryStatus defines model for WebhookDelivery.Status.
-type WebhookDeliveryStatus string
+	// Status Always `failed`.
+	Status    string `json:"status"`
+	WebhookId string `json:"webhookId"`
+}
 
 // WebhookDeliveryExhaustedEvent The envelope of `webhook_delivery.exhausted`.
 type WebhookDeliveryExhaustedEvent struct {
@@ -1749,9 +1640,11 @@ type WebhookEndpoint struct {
 	// DisabledAt RFC 3339, UTC; `null` when it has not happened.
 	//
 	// Examples: 2026-11-21T10:00:00Z
-	DisabledAt     *NullableTimestamp             `json:"disabledAt"`
-	DisabledReason *WebhookEndpointDisabledReason `json:"disabledReason"`
-	Events         []EventType                    `json:"events"`
+	DisabledAt *NullableTimestamp `json:"disabledAt"`
+
+	// DisabledReason `failing` (the auto-disable rule) or `operator`; null while enabled.
+	DisabledReason *string     `json:"disabledReason"`
+	Events         []EventType `json:"events"`
 
 	// FailingSince The first failed attempt since the endpoint's last success.
 	//
@@ -1764,16 +1657,12 @@ type WebhookEndpoint struct {
 	//
 	//
 	// Examples: true
-	Livemode Livemode              `json:"livemode"`
-	Status   WebhookEndpointStatus `json:"status"`
-	Url      string                `json:"url"`
+	Livemode Livemode `json:"livemode"`
+
+	// Status `enabled` or `disabled`.
+	Status string `json:"status"`
+	Url    string `json:"url"`
 }
-
-// WebhookEndpointDisabledReason defines model for WebhookEndpoint.DisabledReason.
-type WebhookEndpointDisabledReason string
-
-// WebhookEndpointStatus defines model for WebhookEndpoint.Status.
-type WebhookEndpointStatus string
 
 // WebhookEndpointDisabledEvent The envelope of `webhook_endpoint.disabled`.
 type WebhookEndpointDisabledEvent struct {
@@ -1849,7 +1738,7 @@ type RequestId = string
 // SVCDelivery Examples: evd_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 type SVCDelivery = string
 
-// SVCEvent A type endpoints subscribe to; the operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are webhooks only, never in the events feed nor the test helpers.
+// SVCEvent A type endpoints subscribe to. The operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are sent as webhooks only, never in the events feed, and the test helpers refuse them (422).
 type SVCEvent = EventType
 
 // SVCSignature Examples: t=1763719200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
