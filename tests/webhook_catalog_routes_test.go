@@ -25,6 +25,9 @@ func TestWebhookCatalogueNamesMountedRoutes(t *testing.T) {
 	route := regexp.MustCompile(`(GET|POST|PATCH|PUT|DELETE) (/[^\s,;()]+[^\s,;().])`)
 	for _, e := range catalog.Entries {
 		_, routes, ok := strings.Cut(e.Cause, "Routes:")
+		if strings.HasPrefix(strings.TrimSpace(routes), "none (the dispatcher decides it)") {
+			continue // an operational type: caused by attempts, not by a route
+		}
 		found := route.FindAllStringSubmatch(routes, -1)
 		if !ok || len(found) == 0 {
 			t.Errorf("%s names no route: %q", e.Type, e.Cause)

@@ -28,8 +28,15 @@ func TestWebhookCatalogueExamplesMatchRealEvents(t *testing.T) {
 	for _, ev := range publicOutbox(t, env.Env) {
 		real[string(ev.Type)] = ev.Data
 	}
-	if len(catalog.Entries) != len(events.PublicTypes) {
-		t.Fatalf("%d catalogue entries, want %d", len(catalog.Entries), len(events.PublicTypes))
+	if len(catalog.Entries) != len(events.WebhookTypes()) {
+		t.Fatalf("%d catalogue entries, want %d", len(catalog.Entries), len(events.WebhookTypes()))
+	}
+	// The operational entries follow, in order; their examples are held to real events by
+	// TestWebhookOperationalEventsFireOnceAndNeverToTheEndpointTheyDescribe.
+	for i, typ := range events.OperationalTypes {
+		if e := catalog.Entries[len(events.PublicTypes)+i]; e.Type != string(typ) || e.Cause == "" || e.When == "" {
+			t.Fatalf("operational entry %d: %+v", i, e)
+		}
 	}
 	for i, typ := range events.PublicTypes {
 		e := catalog.Entries[i]

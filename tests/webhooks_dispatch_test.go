@@ -187,6 +187,10 @@ func TestWebhookLogIsPrunedAfter30Days(t *testing.T) {
 		if n := prune(); n != 6 { // 3 attempts + 3 deliveries
 			t.Fatalf("pruned %d rows at 30 days, want 6", n)
 		}
+		var hours int // the health rollup's hours go with the log (the last one stays)
+		if err := env.DB.Reader.Get(&hours, env.DB.Rebind(`SELECT COUNT(*) FROM webhook_health_hourly WHERE hour < ?`), testenv.Epoch.Add(24*time.Hour)); err != nil || hours != 0 {
+			t.Fatalf("%d health rows older than 30 days left (%v)", hours, err)
+		}
 		list := env.WebhookDeliveries(t, ws, whk)
 		if len(list) != 1 || len(list[0].AttemptLog) != 1 {
 			t.Fatalf("after pruning: %+v", list)

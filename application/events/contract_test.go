@@ -8,13 +8,13 @@ import (
 
 // Every type receivers or modules can see has exactly one contract with a version.
 func TestEveryTypeHasAContract(t *testing.T) {
-	for _, typ := range append(append([]Type{}, PublicTypes...), LessonCompleted, EnrollmentCompleted) {
+	for _, typ := range append(append(WebhookTypes(), LessonCompleted), EnrollmentCompleted) {
 		if VersionOf(typ) < 1 {
 			t.Errorf("%s has no contract", typ)
 		}
 	}
-	if len(versions) != len(PublicTypes)+2 {
-		t.Errorf("%d contracts for %d types", len(versions), len(PublicTypes)+2)
+	if len(versions) != len(PublicTypes)+2+len(OperationalTypes) {
+		t.Errorf("%d contracts for %d types", len(versions), len(PublicTypes)+2+len(OperationalTypes))
 	}
 }
 

@@ -46,20 +46,23 @@ type Queries struct {
 	DeliveryLogPage platform.Handler[query.DeliveryLogPage, platform.Page[*webhooks.Delivery]]
 	DeliveryStats   platform.Handler[query.DeliveryStats, map[string]query.EndpointStats]
 	GetDelivery     platform.Handler[query.GetDelivery, query.DeliveryDetail]
+	// EndpointHealth: attempts, success rate, latency and last error over 24 h and 7 days.
+	EndpointHealth platform.Handler[query.EndpointHealth, query.Health]
 }
 
 // Deps are the ports the module needs.
 type Deps struct {
 	command.Deps
-	Pages query.DeliveryPages
-	Log   query.DeliveryLog
+	Pages  query.DeliveryPages
+	Log    query.DeliveryLog
+	Health webhooks.HealthStore
 }
 
 // New wires the use cases to their ports, the people's and operators' decorated in the
 // one handler shape (transaction, observation, error wrapping).
 func New(d Deps) Application {
 	c := d.Deps
-	reads := query.Reads{Subs: c.Subs, Deliveries: c.Deliveries, Pages: d.Pages, Log: d.Log}
+	reads := query.Reads{Subs: c.Subs, Deliveries: c.Deliveries, Pages: d.Pages, Log: d.Log, Health: d.Health, Clock: c.Clock}
 	return Application{
 		Commands: Commands{
 			CreateWebhook:     platform.Command("create webhook", c.Tx, c.Observer, c.CreateWebhook),
@@ -84,6 +87,7 @@ func New(d Deps) Application {
 			DeliveryLogPage: platform.Query("delivery log page", c.Observer, reads.DeliveryLogPage),
 			DeliveryStats:   platform.Query("delivery stats", c.Observer, reads.DeliveryStats),
 			GetDelivery:     platform.Query("get delivery", c.Observer, reads.GetDelivery),
+			EndpointHealth:  platform.Query("endpoint health", c.Observer, reads.EndpointHealth),
 		},
 	}
 }

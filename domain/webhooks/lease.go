@@ -48,6 +48,9 @@ type Fan struct {
 	At                              time.Time
 	Token                           string // "": written unleased, for a claim
 	Until                           time.Time
+	// Exclude is an endpoint that never gets the event: the one an operational event
+	// describes ("" for any other event).
+	Exclude string
 }
 
 // Dispatch hands due deliveries to dispatchers without double sending.

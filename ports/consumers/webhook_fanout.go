@@ -9,13 +9,13 @@ import (
 // was until it ran inline, which Ledger.Retire winds up on start.
 const WebhookFanOutName = "webhook-fanout"
 
-// WebhookFanOut writes one delivery per matching endpoint of each public event, in the
+// WebhookFanOut writes one delivery per matching endpoint of each public or operational event, in the
 // transaction that publishes it (inline): the deliveries commit with the event, and
 // nothing polls for it (docs/webhooks.md, "Fan-out").
 func WebhookFanOut(app webhooks.Application) events.Consumer {
 	return events.Consumer{
 		Name:   WebhookFanOutName,
-		Types:  events.PublicTypes,
+		Types:  events.WebhookTypes(),
 		Inline: true,
 		Handle: app.Commands.FanOut.Handle,
 	}

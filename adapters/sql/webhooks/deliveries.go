@@ -132,7 +132,8 @@ func (r *Deliveries) Save(ctx context.Context, d *webhooks.Delivery) error {
 }
 
 // AddAttempts appends lines to the attempt log with one statement (a round trip per
-// line bounded the dispatcher's throughput on PostgreSQL).
+// line bounded the dispatcher's throughput on PostgreSQL), and counts them in their
+// endpoints' health with a second.
 func (r *Deliveries) AddAttempts(ctx context.Context, as []webhooks.Attempt) error {
 	return insertAttempts(ctx, r.db, as)
 }
@@ -154,7 +155,7 @@ func insertAttempts(ctx context.Context, db *sqldb.DB, as []webhooks.Attempt) er
 	if _, err := db.Write(ctx).ExecContext(ctx, stmt, args...); err != nil {
 		return fmt.Errorf("insert attempts: %w", err)
 	}
-	return nil
+	return addHealth(ctx, db, as)
 }
 
 type attemptRow struct {

@@ -143,7 +143,7 @@ type fanRow struct {
 // PostgreSQL it holds them until the transaction of ctx is about to commit, when the
 // transaction defers writes (a subscriber's batch, WithinTx); else it writes at once.
 func (r *Dispatch) FanOut(ctx context.Context, f webhooks.Fan, newID func() string, written func(context.Context, []webhooks.Lease)) error {
-	if r.fan.singleWriter {
+	if r.fan.singleWriter || f.Exclude != "" { // an operational event (rare) is not held: its statements exclude no endpoint
 		return r.fanOutAtOnce(ctx, f, newID, written)
 	}
 	// The ids are drawn now, as many as the last fan-out of the type found endpoints.
@@ -236,7 +236,8 @@ func (r *Dispatch) writeBatch(ctx context.Context, held []heldFan) error {
 	return nil
 }
 
-// fanOutAtOnce is SQLite's fan-out: the endpoints, then a statement per delivery.
+// fanOutAtOnce is SQLite's fan-out, and an operational event's on both: the endpoints,
+// then a statement per delivery.
 func (r *Dispatch) fanOutAtOnce(ctx context.Context, f webhooks.Fan, newID func() string, written func(context.Context, []webhooks.Lease)) error {
 	var rows []fanRow
 	if err := r.db.Read(ctx).SelectContext(ctx, &rows, r.fan.endpoints, f.WorkspaceID, payloadVersion(f)); err != nil {
@@ -245,7 +246,7 @@ func (r *Dispatch) fanOutAtOnce(ctx context.Context, f webhooks.Fan, newID func(
 	var leases []webhooks.Lease
 	trace := observe.TraceParent(ctx)
 	for _, row := range rows {
-		if !containsField(row.Events, f.EventType) {
+		if !containsField(row.Events, f.EventType) || row.ID == f.Exclude {
 			continue
 		}
 		l, added, err := r.addOne(ctx, f, trace, r.fanEndpoint(f.WorkspaceID, row), newID(), row.Gated)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
@@ -55,8 +56,8 @@ func (r *Dispatch) Finish(ctx context.Context, fs []webhooks.Finished) ([]bool, 
 	return saved, nil
 }
 
-// FinishSucceeded is Finish for successful attempts, with the saved ones' lines logged and
-// their endpoints' failing streaks ended in the same atomic write. On PostgreSQL that is
+// FinishSucceeded is Finish for successful attempts, with the saved ones' lines logged,
+// counted in their endpoints' health and their failing streaks ended in the same atomic write. On PostgreSQL that is
 // one statement, so a batch of successes costs one round trip outside a transaction (it
 // was five: BEGIN, the UPDATE, the attempts' INSERT, the streaks' UPDATE, COMMIT); SQLite
 // runs the three statements in a transaction.
@@ -77,11 +78,12 @@ func (r *Dispatch) FinishSucceeded(ctx context.Context, fs []webhooks.Finished, 
 			endpoints = append(endpoints, f.Delivery.SubscriptionID)
 		}
 	}
-	types := append(slices.Clone(r.finished.valueTypes), "INTEGER", "TIMESTAMPTZ", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT")
+	types := append(slices.Clone(r.finished.valueTypes), "INTEGER", "TIMESTAMPTZ", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT",
+		"TIMESTAMPTZ", "INTEGER")
 	update := fmt.Sprintf(r.finished.update, r.db.Values(len(batch), types...),
 		`webhook_deliveries.id, webhook_deliveries.workspace_id, webhook_deliveries.subscription_id,
 		v.column14 AS number, v.column15 AS attempted_at, v.column16 AS status_code, v.column17 AS latency_ms,
-		v.column18 AS response, v.column19 AS error, v.column20 AS outcome`)
+		v.column18 AS response, v.column19 AS error, v.column20 AS outcome, v.column21 AS hour, v.column22 AS bucket`)
 	// The endpoints' ids as a list keep the streaks' UPDATE on the primary key whatever the
 	// statistics; EXISTS limits it to endpoints with a delivery saved.
 	stmt := r.db.Rebind(`WITH saved AS (` + update + `),
@@ -92,6 +94,7 @@ func (r *Dispatch) FinishSucceeded(ctx context.Context, fs []webhooks.Finished, 
 			WHERE id IN (?` + strings.Repeat(", ?", len(endpoints)-1) + `) AND failing_since IS NOT NULL
 			AND EXISTS (SELECT 1 FROM saved WHERE saved.workspace_id = webhook_subscriptions.workspace_id
 				AND saved.subscription_id = webhook_subscriptions.id) RETURNING id),
+		health AS (` + healthOfSaved + `),
 		` + forwardCTE + `
 		SELECT id FROM saved`)
 	args := finishArgs(batch, lines)
@@ -172,7 +175,8 @@ func finishArgs(batch []webhooks.Finished, lines []webhooks.Attempt) []any {
 			d.CycleFailedAt, d.NextAttemptAt, d.LastAttemptAt, d.LastStatus, d.LastError, d.UpdatedAt)
 		if lines != nil {
 			a := lines[i]
-			args = append(args, a.Number, a.At, a.StatusCode, a.Latency.Milliseconds(), a.Response, a.Error, string(a.Outcome))
+			args = append(args, a.Number, a.At, a.StatusCode, a.Latency.Milliseconds(), a.Response, a.Error, string(a.Outcome),
+				a.At.UTC().Truncate(time.Hour), webhooks.BucketOf(a.Latency)) // the health rollup's row
 		}
 	}
 	return args

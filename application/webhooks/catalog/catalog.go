@@ -1,4 +1,5 @@
-// Package catalog describes the 13 public event types for people building receivers:
+// Package catalog describes the event types for people building receivers (the 13 public
+// types and the operational ones):
 // what causes each, when it is sent, and an example of its data. The dashboard's event
 // catalogue shows these examples and "Send test event" sends them, so what an integrator
 // reads is what their receiver gets. tests/webhook_catalog_test.go checks each example
@@ -26,8 +27,11 @@ type Entry struct {
 // sent is when every event is sent: they are recorded with the change that caused them.
 const sent = "Within seconds of the change: the event is recorded in the change's transaction and delivered from there."
 
-// Entries lists the catalogue in the specification's order (events.PublicTypes).
-var Entries = []Entry{
+// Entries lists the catalogue in the specification's order (events.PublicTypes), then
+// the operational types (events.OperationalTypes, operational.go).
+var Entries = append(public, operational...)
+
+var public = []Entry{
 	{Type: string(events.StudentCreated), Cause: "A student was created. Routes: POST /api/v1/students, POST /api/v1/students/batch (an item that creates); operator POST /internal/v1/workspaces/{org}/students.", When: sent, Data: raw(studentExample)},
 	{Type: string(events.StudentUpdated), Cause: "A student's profile or metadata changed (not sent when a request changed nothing). Routes: PATCH /api/v1/students/{id}, POST /api/v1/students/batch (an item that updates); operator PATCH /internal/v1/workspaces/{org}/students/{id}.", When: sent, Data: raw(studentExample)},
 	{Type: string(events.StudentDeleted), Cause: "A student was deleted; data is the student as it was. Routes: operator DELETE /internal/v1/workspaces/{org}/students/{id}.", When: sent, Data: raw(studentExample)},

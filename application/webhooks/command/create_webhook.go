@@ -62,10 +62,12 @@ func (d Deps) CreateWebhook(ctx context.Context, cmd CreateWebhook) (WebhookWith
 			Detail: fmt.Sprintf("%s for %d event types", cmd.URL, len(types))})
 }
 
-// PublicTypeNames lists the 13 types receivers may subscribe to.
+// PublicTypeNames lists the types receivers may subscribe to: the 13 public types and the
+// operational ones (events.WebhookTypes).
 func PublicTypeNames() []string {
-	out := make([]string, len(events.PublicTypes))
-	for i, t := range events.PublicTypes {
+	types := events.WebhookTypes()
+	out := make([]string, len(types))
+	for i, t := range types {
 		out[i] = string(t)
 	}
 	return out

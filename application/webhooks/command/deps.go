@@ -79,8 +79,10 @@ type Deps struct {
 	Workspaces Workspaces
 	Mailer     Mailer
 	Waker      Waker
-	Handoff    Handoff             // nil: every delivery waits for a claim
-	Gates      webhooks.Gates      // rate limits, order, pauses; nil: none
+	Handoff    Handoff            // nil: every delivery waits for a claim
+	Gates      webhooks.Gates     // rate limits, order, pauses; nil: none
+	Publisher  platform.Publisher // the operational events (nil: none are published)
+	Alerts     webhooks.FailingAlerts
 	Audit      platform.AuditTrail // endpoint changes by people and operators
 	TestEvents TestEventBudget     // the workspace's test events per minute; nil: no ceiling
 	IDs        platform.IDs

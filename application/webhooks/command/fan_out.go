@@ -19,7 +19,7 @@ func NewFanOutHandler(d Deps) FanOutHandler { return FanOutHandler{d: d} }
 // inline consumer, events.Consumer.Inline), so the deliveries commit with the event. It is
 // idempotent: an event applied again (Ledger.Retire) finds its deliveries already there.
 func (h FanOutHandler) Handle(ctx context.Context, ev events.Envelope) error {
-	if !events.IsPublic(ev.Type) {
+	if !events.IsWebhookType(ev.Type) {
 		return nil
 	}
 	// With a dispatcher in this process, each delivery is written leased to it and handed
@@ -47,7 +47,7 @@ func (h FanOutHandler) Handle(ctx context.Context, ev events.Envelope) error {
 				return err
 			}
 			f := webhooks.Fan{WorkspaceID: ev.WorkspaceID, EventID: ev.ID, EventType: string(ev.Type), Payload: payload,
-				PayloadVersion: version.Number, At: now}
+				PayloadVersion: version.Number, At: now, Exclude: events.DescribedEndpoint(ev)}
 			if handing {
 				f.Token, f.Until = h.d.IDs.New("lease"), now.Add(h.d.Settings.Lease)
 			}

@@ -83,9 +83,11 @@ func (h RecordAttemptHandler) batch(ctx context.Context, cmds []RecordAttempt) (
 		return nil, err
 	}
 	logged := make([]webhooks.Attempt, 0, len(cmds))
+	var ended []*webhooks.Delivery // the deliveries' states after their attempts
 	for i, cmd := range cmds {
+		d := fs[i].Delivery
 		if !saved[i] {
-			attempts[i], out[i].Err = h.reread(ctx, cmd)
+			attempts[i], d, out[i].Err = h.reread(ctx, cmd)
 			if errors.Is(out[i].Err, ErrLeaseLost) {
 				continue
 			}
@@ -95,8 +97,12 @@ func (h RecordAttemptHandler) batch(ctx context.Context, cmds []RecordAttempt) (
 		}
 		out[i].Outcome = attempts[i].Outcome
 		logged = append(logged, attempts[i])
+		ended = append(ended, d)
 	}
 	if err := h.d.Deliveries.AddAttempts(ctx, logged); err != nil {
+		return nil, err
+	}
+	if err := h.publishExhausted(ctx, ended); err != nil {
 		return nil, err
 	}
 	if err := h.streaks(ctx, logged); err != nil {
@@ -139,15 +145,15 @@ func (h RecordAttemptHandler) succeeded(ctx context.Context, cmds []RecordAttemp
 
 // reread records an attempt Finish did not save: the lease is lost (ErrLeaseLost), or the
 // delivery was resent while in flight and the attempt applies to its stored state.
-func (h RecordAttemptHandler) reread(ctx context.Context, cmd RecordAttempt) (webhooks.Attempt, error) {
+func (h RecordAttemptHandler) reread(ctx context.Context, cmd RecordAttempt) (webhooks.Attempt, *webhooks.Delivery, error) {
 	ws, token := cmd.Lease.Delivery.WorkspaceID, cmd.Lease.Token
 	d, err := h.d.Dispatch.GetLeased(ctx, ws, cmd.Lease.Delivery.ID, token)
 	if kernel.IsNotFound(err) {
-		return webhooks.Attempt{}, ErrLeaseLost
+		return webhooks.Attempt{}, nil, ErrLeaseLost
 	}
 	if err != nil {
-		return webhooks.Attempt{}, err
+		return webhooks.Attempt{}, nil, err
 	}
 	attempt := d.RecordAttempt(cmd.Result, cmd.At, h.d.Settings.Policy)
-	return attempt, h.d.Dispatch.Complete(ctx, d, token)
+	return attempt, d, h.d.Dispatch.Complete(ctx, d, token)
 }

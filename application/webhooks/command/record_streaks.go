@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
@@ -49,24 +50,30 @@ func (h RecordAttemptHandler) streaks(ctx context.Context, logged []webhooks.Att
 
 // replay applies an endpoint's attempts, in order, to its locked row: a success ends the
 // streak, a failure starts it or, once it is DisableAfter long, disables the endpoint and
-// queues the owner's notice.
+// queues the owner's notice; the operational events of the endpoint are published with them.
 func (h RecordAttemptHandler) replay(ctx context.Context, ws, id string, as []webhooks.Attempt) error {
 	s, err := h.d.Subs.GetForUpdate(ctx, ws, id)
 	if err != nil {
 		return err
 	}
-	dirty, ended := false, false
+	dirty, ended, alerted := false, false, false
 	var notices []webhooks.Notice
+	var evs []events.Event
 	for _, a := range as {
 		if a.Outcome == webhooks.Succeeded {
 			if s.FailingSince != nil {
-				s.FailingSince, dirty, ended = nil, true, true
+				s.FailingSince, dirty, ended, alerted = nil, true, true, false
 			}
 			continue
 		}
 		wasHealthy := s.FailingSince == nil
 		disabled := s.RecordFailure(a.At, h.d.Settings.DisableAfter)
 		dirty = dirty || wasHealthy || disabled
+		more, err := h.endpointEvents(ctx, s, a, disabled, &alerted)
+		if err != nil {
+			return err
+		}
+		evs = append(evs, more...)
 		if disabled {
 			owner, err := h.d.Workspaces.OwnerEmail(ctx, ws)
 			if err != nil {
@@ -92,5 +99,8 @@ func (h RecordAttemptHandler) replay(ctx context.Context, ws, id string, as []we
 			return err
 		}
 	}
-	return nil
+	if len(evs) == 0 {
+		return nil
+	}
+	return h.d.Publisher.Publish(ctx, evs...)
 }

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
@@ -10,4 +11,6 @@ type Reads struct {
 	Deliveries webhooks.Deliveries
 	Pages      DeliveryPages
 	Log        DeliveryLog
+	Health     webhooks.HealthStore // the endpoints' health rollup
+	Clock      platform.Clock
 }

@@ -137,19 +137,22 @@ func (e ErrorCode) Valid() bool {
 
 // Defines values for EventType.
 const (
-	CertificateIssued  EventType = "certificate.issued"
-	CourseArchived     EventType = "course.archived"
-	CoursePublished    EventType = "course.published"
-	EnrollmentCreated  EventType = "enrollment.created"
-	EnrollmentRevoked  EventType = "enrollment.revoked"
-	LiveSessionEnded   EventType = "live_session.ended"
-	LiveSessionStarted EventType = "live_session.started"
-	OrderPaid          EventType = "order.paid"
-	OrderRefunded      EventType = "order.refunded"
-	RecordingReady     EventType = "recording.ready"
-	StudentCreated     EventType = "student.created"
-	StudentDeleted     EventType = "student.deleted"
-	StudentUpdated     EventType = "student.updated"
+	CertificateIssued        EventType = "certificate.issued"
+	CourseArchived           EventType = "course.archived"
+	CoursePublished          EventType = "course.published"
+	EnrollmentCreated        EventType = "enrollment.created"
+	EnrollmentRevoked        EventType = "enrollment.revoked"
+	LiveSessionEnded         EventType = "live_session.ended"
+	LiveSessionStarted       EventType = "live_session.started"
+	OrderPaid                EventType = "order.paid"
+	OrderRefunded            EventType = "order.refunded"
+	RecordingReady           EventType = "recording.ready"
+	StudentCreated           EventType = "student.created"
+	StudentDeleted           EventType = "student.deleted"
+	StudentUpdated           EventType = "student.updated"
+	WebhookDeliveryExhausted EventType = "webhook_delivery.exhausted"
+	WebhookEndpointDisabled  EventType = "webhook_endpoint.disabled"
+	WebhookEndpointFailing   EventType = "webhook_endpoint.failing"
 )
 
 // Valid indicates whether the value is a known member of the EventType enum.
@@ -180,6 +183,12 @@ func (e EventType) Valid() bool {
 	case StudentDeleted:
 		return true
 	case StudentUpdated:
+		return true
+	case WebhookDeliveryExhausted:
+		return true
+	case WebhookEndpointDisabled:
+		return true
+	case WebhookEndpointFailing:
 		return true
 	default:
 		return false
@@ -856,8 +865,10 @@ type EventEnvelope struct {
 	//
 	//
 	// Examples: true
-	Livemode Livemode  `json:"livemode"`
-	Type     EventType `json:"type"`
+	Livemode Livemode `json:"livemode"`
+
+	// Type A type endpoints subscribe to. The operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are sent as webhooks only, never in the events feed, and the test helpers refuse them (422).
+	Type EventType `json:"type"`
 
 	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 	WorkspaceId string `json:"workspace_id"`
@@ -877,7 +888,7 @@ type EventList struct {
 	} `json:"pagination"`
 }
 
-// EventType defines model for EventType.
+// EventType A type endpoints subscribe to. The operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are sent as webhooks only, never in the events feed, and the test helpers refuse them (422).
 type EventType string
 
 // ForbiddenError 403: the key lacks the scope of the operation.
@@ -1522,6 +1533,7 @@ type Timestamp = time.Time
 
 // TriggerEventRequest defines model for TriggerEventRequest.
 type TriggerEventRequest struct {
+	// Type A type endpoints subscribe to. The operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are sent as webhooks only, never in the events feed, and the test helpers refuse them (422).
 	Type EventType `json:"type"`
 }
 
@@ -1537,8 +1549,10 @@ type TriggeredEvent struct {
 	// ResourceId The id of the resource whose change produced the event (its student, order, enrollment, course, live session, recording or certificate).
 	//
 	// Examples: ord_01JD4Y2Q8N5X3V7W9K1M6P0R2T
-	ResourceId string    `json:"resourceId"`
-	Type       EventType `json:"type"`
+	ResourceId string `json:"resourceId"`
+
+	// Type A type endpoints subscribe to. The operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are sent as webhooks only, never in the events feed, and the test helpers refuse them (422).
+	Type EventType `json:"type"`
 }
 
 // UnauthorizedError 401: a missing, malformed, unknown or revoked key.
@@ -1553,6 +1567,152 @@ type UnauthorizedError struct {
 
 // UnauthorizedErrorErrorCode defines model for UnauthorizedError.Error.Code.
 type UnauthorizedErrorErrorCode string
+
+// WebhookDelivery A delivery that failed for good (without its payload).
+type WebhookDelivery struct {
+	Attempts int `json:"attempts"`
+
+	// CreatedAt RFC 3339, UTC.
+	//
+	// Examples: 2026-11-21T10:00:00Z
+	CreatedAt Timestamp `json:"createdAt"`
+	EventId   string    `json:"eventId"`
+
+	// EventType A type endpoints subscribe to. The operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are sent as webhooks only, never in the events feed, and the test helpers refuse them (422).
+	EventType EventType `json:"eventType"`
+	Id        string    `json:"id"`
+
+	// LastAttemptAt RFC 3339, UTC; `null` when it has not happened.
+	//
+	// Examples: 2026-11-21T10:00:00Z
+	LastAttemptAt *NullableTimestamp `json:"lastAttemptAt"`
+
+	// LastError Why the last attempt got no usable response (timeout, refused target...); null when it got one.
+	LastError *string `json:"lastError"`
+
+	// LastStatus The last response's HTTP status; null without a response.
+	LastStatus *int `json:"lastStatus"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode `json:"livemode"`
+
+	// Status Always `failed`.
+	Status    string `json:"status"`
+	WebhookId string `json:"webhookId"`
+}
+
+// WebhookDeliveryExhaustedEvent The envelope of `webhook_delivery.exhausted`.
+type WebhookDeliveryExhaustedEvent struct {
+	// CreatedAt RFC 3339, UTC.
+	//
+	// Examples: 2026-11-21T10:00:00Z
+	CreatedAt Timestamp `json:"created_at"`
+
+	// Data A delivery that failed for good (without its payload).
+	Data WebhookDelivery `json:"data"`
+
+	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
+
+	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
+	WorkspaceId string `json:"workspace_id"`
+}
+
+// WebhookEndpoint A webhook endpoint of the workspace, as the operational events show it (never its secret).
+type WebhookEndpoint struct {
+	// CreatedAt RFC 3339, UTC.
+	//
+	// Examples: 2026-11-21T10:00:00Z
+	CreatedAt Timestamp `json:"createdAt"`
+
+	// DisabledAt RFC 3339, UTC; `null` when it has not happened.
+	//
+	// Examples: 2026-11-21T10:00:00Z
+	DisabledAt *NullableTimestamp `json:"disabledAt"`
+
+	// DisabledReason `failing` (the auto-disable rule) or `operator`; null while enabled.
+	DisabledReason *string     `json:"disabledReason"`
+	Events         []EventType `json:"events"`
+
+	// FailingSince The first failed attempt since the endpoint's last success.
+	//
+	// Examples: 2026-11-21T10:00:00Z
+	FailingSince *NullableTimestamp `json:"failingSince"`
+	Id           string             `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode `json:"livemode"`
+
+	// Status `enabled` or `disabled`.
+	Status string `json:"status"`
+	Url    string `json:"url"`
+}
+
+// WebhookEndpointDisabledEvent The envelope of `webhook_endpoint.disabled`.
+type WebhookEndpointDisabledEvent struct {
+	// CreatedAt RFC 3339, UTC.
+	//
+	// Examples: 2026-11-21T10:00:00Z
+	CreatedAt Timestamp `json:"created_at"`
+
+	// Data A webhook endpoint of the workspace, as the operational events show it (never its secret).
+	Data WebhookEndpoint `json:"data"`
+
+	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
+
+	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
+	WorkspaceId string `json:"workspace_id"`
+}
+
+// WebhookEndpointFailingEvent The envelope of `webhook_endpoint.failing`.
+type WebhookEndpointFailingEvent struct {
+	// CreatedAt RFC 3339, UTC.
+	//
+	// Examples: 2026-11-21T10:00:00Z
+	CreatedAt Timestamp `json:"created_at"`
+
+	// Data A webhook endpoint of the workspace, as the operational events show it (never its secret).
+	Data WebhookEndpoint `json:"data"`
+
+	// Id Examples: evt_01JD4Y2Q8N5X3V7W9K1M6P0R2T
+	Id string `json:"id"`
+
+	// Livemode `true` for live data, `false` for the workspace's sandbox (what `svc_test_` keys act
+	// on). Sandbox and live data never see each other.
+	//
+	//
+	// Examples: true
+	Livemode Livemode    `json:"livemode"`
+	Type     interface{} `json:"type"`
+
+	// WorkspaceId Examples: org_01JD4Y2Q8N5X3V7W9K1M6P0R2T
+	WorkspaceId string `json:"workspace_id"`
+}
 
 // Cursor Examples: eyJ2IjoxfQ.c2lnbmF0dXJl
 type Cursor = string
@@ -1578,7 +1738,7 @@ type RequestId = string
 // SVCDelivery Examples: evd_01JD4Y2Q8N5X3V7W9K1M6P0R2T
 type SVCDelivery = string
 
-// SVCEvent defines model for SVCEvent.
+// SVCEvent A type endpoints subscribe to. The operational types (`webhook_endpoint.*`, `webhook_delivery.*`) are sent as webhooks only, never in the events feed, and the test helpers refuse them (422).
 type SVCEvent = EventType
 
 // SVCSignature Examples: t=1763719200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
@@ -2095,6 +2255,69 @@ type OnStudentUpdatedParams struct {
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
 }
 
+// OnWebhookDeliveryExhaustedParams defines parameters for OnWebhookDeliveryExhausted.
+type OnWebhookDeliveryExhaustedParams struct {
+	// XSVCSignature `t=<unix_seconds>,v1=<hex_hmac>`: HMAC-SHA256 keyed with the whole signing secret over `<t>.<raw body>`, lowercase hex. A second `v1` is present while a rotated secret is still valid. Reject when |now - t| > 300 seconds.
+	XSVCSignature SVCSignature `json:"X-SVC-Signature"`
+
+	// XSVCEvent The event type, as in the body's `type`.
+	XSVCEvent SVCEvent `json:"X-SVC-Event"`
+
+	// XSVCDelivery The delivery id (`evd_...`); each subscription's copy of an event has its own, kept on retries.
+	XSVCDelivery SVCDelivery `json:"X-SVC-Delivery"`
+
+	// WebhookId Standard Webhooks message id; the event id (`evt_...`), the same on every retry and to every subscription.
+	WebhookId WebhookId `json:"webhook-id"`
+
+	// WebhookTimestamp Standard Webhooks timestamp, unix seconds of this attempt (the `t` of `X-SVC-Signature`).
+	WebhookTimestamp WebhookTimestamp `json:"webhook-timestamp"`
+
+	// WebhookSignature Standard Webhooks signatures, space separated `v1,<base64>`: HMAC-SHA256 keyed with the base64-decoded secret after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`.
+	WebhookSignature WebhookSignature `json:"webhook-signature"`
+}
+
+// OnWebhookEndpointDisabledParams defines parameters for OnWebhookEndpointDisabled.
+type OnWebhookEndpointDisabledParams struct {
+	// XSVCSignature `t=<unix_seconds>,v1=<hex_hmac>`: HMAC-SHA256 keyed with the whole signing secret over `<t>.<raw body>`, lowercase hex. A second `v1` is present while a rotated secret is still valid. Reject when |now - t| > 300 seconds.
+	XSVCSignature SVCSignature `json:"X-SVC-Signature"`
+
+	// XSVCEvent The event type, as in the body's `type`.
+	XSVCEvent SVCEvent `json:"X-SVC-Event"`
+
+	// XSVCDelivery The delivery id (`evd_...`); each subscription's copy of an event has its own, kept on retries.
+	XSVCDelivery SVCDelivery `json:"X-SVC-Delivery"`
+
+	// WebhookId Standard Webhooks message id; the event id (`evt_...`), the same on every retry and to every subscription.
+	WebhookId WebhookId `json:"webhook-id"`
+
+	// WebhookTimestamp Standard Webhooks timestamp, unix seconds of this attempt (the `t` of `X-SVC-Signature`).
+	WebhookTimestamp WebhookTimestamp `json:"webhook-timestamp"`
+
+	// WebhookSignature Standard Webhooks signatures, space separated `v1,<base64>`: HMAC-SHA256 keyed with the base64-decoded secret after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`.
+	WebhookSignature WebhookSignature `json:"webhook-signature"`
+}
+
+// OnWebhookEndpointFailingParams defines parameters for OnWebhookEndpointFailing.
+type OnWebhookEndpointFailingParams struct {
+	// XSVCSignature `t=<unix_seconds>,v1=<hex_hmac>`: HMAC-SHA256 keyed with the whole signing secret over `<t>.<raw body>`, lowercase hex. A second `v1` is present while a rotated secret is still valid. Reject when |now - t| > 300 seconds.
+	XSVCSignature SVCSignature `json:"X-SVC-Signature"`
+
+	// XSVCEvent The event type, as in the body's `type`.
+	XSVCEvent SVCEvent `json:"X-SVC-Event"`
+
+	// XSVCDelivery The delivery id (`evd_...`); each subscription's copy of an event has its own, kept on retries.
+	XSVCDelivery SVCDelivery `json:"X-SVC-Delivery"`
+
+	// WebhookId Standard Webhooks message id; the event id (`evt_...`), the same on every retry and to every subscription.
+	WebhookId WebhookId `json:"webhook-id"`
+
+	// WebhookTimestamp Standard Webhooks timestamp, unix seconds of this attempt (the `t` of `X-SVC-Signature`).
+	WebhookTimestamp WebhookTimestamp `json:"webhook-timestamp"`
+
+	// WebhookSignature Standard Webhooks signatures, space separated `v1,<base64>`: HMAC-SHA256 keyed with the base64-decoded secret after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`.
+	WebhookSignature WebhookSignature `json:"webhook-signature"`
+}
+
 // CreateEnrollmentJSONRequestBody defines body for CreateEnrollment for application/json ContentType.
 type CreateEnrollmentJSONRequestBody = CreateEnrollmentRequest
 
@@ -2148,6 +2371,15 @@ type OnStudentDeletedJSONRequestBody = StudentDeletedEvent
 
 // OnStudentUpdatedJSONRequestBody defines body for OnStudentUpdated for application/json ContentType.
 type OnStudentUpdatedJSONRequestBody = StudentUpdatedEvent
+
+// OnWebhookDeliveryExhaustedJSONRequestBody defines body for OnWebhookDeliveryExhausted for application/json ContentType.
+type OnWebhookDeliveryExhaustedJSONRequestBody = WebhookDeliveryExhaustedEvent
+
+// OnWebhookEndpointDisabledJSONRequestBody defines body for OnWebhookEndpointDisabled for application/json ContentType.
+type OnWebhookEndpointDisabledJSONRequestBody = WebhookEndpointDisabledEvent
+
+// OnWebhookEndpointFailingJSONRequestBody defines body for OnWebhookEndpointFailing for application/json ContentType.
+type OnWebhookEndpointFailingJSONRequestBody = WebhookEndpointFailingEvent
 
 // AsUnauthorizedError returns the union data inside the Error as a UnauthorizedError
 func (t Error) AsUnauthorizedError() (UnauthorizedError, error) {
@@ -14679,6 +14911,21 @@ type WebhookInitiatorInterface interface {
 	OnStudentUpdatedWithBody(ctx context.Context, targetURL string, params *OnStudentUpdatedParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	OnStudentUpdated(ctx context.Context, targetURL string, params *OnStudentUpdatedParams, body OnStudentUpdatedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OnWebhookDeliveryExhaustedWithBody fires the webhook_delivery.exhausted webhook with any body
+	OnWebhookDeliveryExhaustedWithBody(ctx context.Context, targetURL string, params *OnWebhookDeliveryExhaustedParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	OnWebhookDeliveryExhausted(ctx context.Context, targetURL string, params *OnWebhookDeliveryExhaustedParams, body OnWebhookDeliveryExhaustedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OnWebhookEndpointDisabledWithBody fires the webhook_endpoint.disabled webhook with any body
+	OnWebhookEndpointDisabledWithBody(ctx context.Context, targetURL string, params *OnWebhookEndpointDisabledParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	OnWebhookEndpointDisabled(ctx context.Context, targetURL string, params *OnWebhookEndpointDisabledParams, body OnWebhookEndpointDisabledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OnWebhookEndpointFailingWithBody fires the webhook_endpoint.failing webhook with any body
+	OnWebhookEndpointFailingWithBody(ctx context.Context, targetURL string, params *OnWebhookEndpointFailingParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	OnWebhookEndpointFailing(ctx context.Context, targetURL string, params *OnWebhookEndpointFailingParams, body OnWebhookEndpointFailingJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 func (p *WebhookInitiator) OnCertificateIssuedWithBody(ctx context.Context, targetURL string, params *OnCertificateIssuedParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14983,6 +15230,78 @@ func (p *WebhookInitiator) OnStudentUpdatedWithBody(ctx context.Context, targetU
 
 func (p *WebhookInitiator) OnStudentUpdated(ctx context.Context, targetURL string, params *OnStudentUpdatedParams, body OnStudentUpdatedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewOnStudentUpdatedWebhookRequest(targetURL, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) OnWebhookDeliveryExhaustedWithBody(ctx context.Context, targetURL string, params *OnWebhookDeliveryExhaustedParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOnWebhookDeliveryExhaustedWebhookRequestWithBody(targetURL, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) OnWebhookDeliveryExhausted(ctx context.Context, targetURL string, params *OnWebhookDeliveryExhaustedParams, body OnWebhookDeliveryExhaustedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOnWebhookDeliveryExhaustedWebhookRequest(targetURL, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) OnWebhookEndpointDisabledWithBody(ctx context.Context, targetURL string, params *OnWebhookEndpointDisabledParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOnWebhookEndpointDisabledWebhookRequestWithBody(targetURL, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) OnWebhookEndpointDisabled(ctx context.Context, targetURL string, params *OnWebhookEndpointDisabledParams, body OnWebhookEndpointDisabledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOnWebhookEndpointDisabledWebhookRequest(targetURL, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) OnWebhookEndpointFailingWithBody(ctx context.Context, targetURL string, params *OnWebhookEndpointFailingParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOnWebhookEndpointFailingWebhookRequestWithBody(targetURL, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) OnWebhookEndpointFailing(ctx context.Context, targetURL string, params *OnWebhookEndpointFailingParams, body OnWebhookEndpointFailingJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOnWebhookEndpointFailingWebhookRequest(targetURL, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -16062,6 +16381,270 @@ func NewOnStudentUpdatedWebhookRequest(targetURL string, params *OnStudentUpdate
 
 // NewOnStudentUpdatedWebhookRequestWithBody builds a POST request for the student.updated webhook with any body
 func NewOnStudentUpdatedWebhookRequestWithBody(targetURL string, params *OnStudentUpdatedParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-SVC-Signature", params.XSVCSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-SVC-Signature", headerParam0)
+
+		var headerParam1 string
+
+		headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-SVC-Event", params.XSVCEvent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-SVC-Event", headerParam1)
+
+		var headerParam2 string
+
+		headerParam2, err = runtime.StyleParamWithOptions("simple", false, "X-SVC-Delivery", params.XSVCDelivery, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-SVC-Delivery", headerParam2)
+
+		var headerParam3 string
+
+		headerParam3, err = runtime.StyleParamWithOptions("simple", false, "webhook-id", params.WebhookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-id", headerParam3)
+
+		var headerParam4 string
+
+		headerParam4, err = runtime.StyleParamWithOptions("simple", false, "webhook-timestamp", params.WebhookTimestamp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-timestamp", headerParam4)
+
+		var headerParam5 string
+
+		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-signature", params.WebhookSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-signature", headerParam5)
+
+	}
+	return req, nil
+}
+
+// NewOnWebhookDeliveryExhaustedWebhookRequest builds a application/json POST request for the webhook_delivery.exhausted webhook
+func NewOnWebhookDeliveryExhaustedWebhookRequest(targetURL string, params *OnWebhookDeliveryExhaustedParams, body OnWebhookDeliveryExhaustedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewOnWebhookDeliveryExhaustedWebhookRequestWithBody(targetURL, params, "application/json", bodyReader)
+}
+
+// NewOnWebhookDeliveryExhaustedWebhookRequestWithBody builds a POST request for the webhook_delivery.exhausted webhook with any body
+func NewOnWebhookDeliveryExhaustedWebhookRequestWithBody(targetURL string, params *OnWebhookDeliveryExhaustedParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-SVC-Signature", params.XSVCSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-SVC-Signature", headerParam0)
+
+		var headerParam1 string
+
+		headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-SVC-Event", params.XSVCEvent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-SVC-Event", headerParam1)
+
+		var headerParam2 string
+
+		headerParam2, err = runtime.StyleParamWithOptions("simple", false, "X-SVC-Delivery", params.XSVCDelivery, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-SVC-Delivery", headerParam2)
+
+		var headerParam3 string
+
+		headerParam3, err = runtime.StyleParamWithOptions("simple", false, "webhook-id", params.WebhookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-id", headerParam3)
+
+		var headerParam4 string
+
+		headerParam4, err = runtime.StyleParamWithOptions("simple", false, "webhook-timestamp", params.WebhookTimestamp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-timestamp", headerParam4)
+
+		var headerParam5 string
+
+		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-signature", params.WebhookSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-signature", headerParam5)
+
+	}
+	return req, nil
+}
+
+// NewOnWebhookEndpointDisabledWebhookRequest builds a application/json POST request for the webhook_endpoint.disabled webhook
+func NewOnWebhookEndpointDisabledWebhookRequest(targetURL string, params *OnWebhookEndpointDisabledParams, body OnWebhookEndpointDisabledJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewOnWebhookEndpointDisabledWebhookRequestWithBody(targetURL, params, "application/json", bodyReader)
+}
+
+// NewOnWebhookEndpointDisabledWebhookRequestWithBody builds a POST request for the webhook_endpoint.disabled webhook with any body
+func NewOnWebhookEndpointDisabledWebhookRequestWithBody(targetURL string, params *OnWebhookEndpointDisabledParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-SVC-Signature", params.XSVCSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-SVC-Signature", headerParam0)
+
+		var headerParam1 string
+
+		headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-SVC-Event", params.XSVCEvent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-SVC-Event", headerParam1)
+
+		var headerParam2 string
+
+		headerParam2, err = runtime.StyleParamWithOptions("simple", false, "X-SVC-Delivery", params.XSVCDelivery, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("X-SVC-Delivery", headerParam2)
+
+		var headerParam3 string
+
+		headerParam3, err = runtime.StyleParamWithOptions("simple", false, "webhook-id", params.WebhookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-id", headerParam3)
+
+		var headerParam4 string
+
+		headerParam4, err = runtime.StyleParamWithOptions("simple", false, "webhook-timestamp", params.WebhookTimestamp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-timestamp", headerParam4)
+
+		var headerParam5 string
+
+		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-signature", params.WebhookSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-signature", headerParam5)
+
+	}
+	return req, nil
+}
+
+// NewOnWebhookEndpointFailingWebhookRequest builds a application/json POST request for the webhook_endpoint.failing webhook
+func NewOnWebhookEndpointFailingWebhookRequest(targetURL string, params *OnWebhookEndpointFailingParams, body OnWebhookEndpointFailingJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewOnWebhookEndpointFailingWebhookRequestWithBody(targetURL, params, "application/json", bodyReader)
+}
+
+// NewOnWebhookEndpointFailingWebhookRequestWithBody builds a POST request for the webhook_endpoint.failing webhook with any body
+func NewOnWebhookEndpointFailingWebhookRequestWithBody(targetURL string, params *OnWebhookEndpointFailingParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 	_ = err
 

@@ -56,6 +56,8 @@ func Webhooks() fx.Option {
 				fx.As(new(domainwebhooks.Repository))),
 			fx.Annotate(sqlwebhooks.NewDeliveries, fx.As(new(domainwebhooks.Deliveries)), fx.As(new(query.DeliveryPages))),
 			fx.Annotate(sqlwebhooks.NewLog, fx.As(new(query.DeliveryLog))),
+			fx.Annotate(sqlwebhooks.NewHealth, fx.As(new(domainwebhooks.HealthStore))),
+			fx.Annotate(sqlwebhooks.NewFailingAlerts, fx.As(new(domainwebhooks.FailingAlerts))),
 			fx.Annotate(func(db *sqldb.DB, box *secrets.Box) *sqlwebhooks.Dispatch { return sqlwebhooks.NewDispatch(db, box) },
 				fx.As(new(domainwebhooks.Dispatch))),
 			fx.Annotate(sqlwebhooks.NewNotices, fx.As(new(domainwebhooks.Notices))),
@@ -77,6 +79,7 @@ func Webhooks() fx.Option {
 			},
 			operatorRoutes(operator.WebhookRoutes),
 			operatorRoutes(operator.WebhookPacingRoutes),
+			operatorRoutes(operator.WebhookHealthRoutes),
 			eventConsumer(consumers.WebhookFanOut),
 		),
 	)
@@ -90,6 +93,9 @@ type webhooksParams struct {
 	Deliveries domainwebhooks.Deliveries
 	Pages      query.DeliveryPages
 	Log        query.DeliveryLog
+	Health     domainwebhooks.HealthStore
+	Alerts     domainwebhooks.FailingAlerts
+	Publisher  platform.Publisher
 	Dispatch   domainwebhooks.Dispatch
 	Notices    domainwebhooks.Notices
 	Gates      domainwebhooks.Gates
@@ -111,6 +117,7 @@ func newWebhooksApp(p webhooksParams) webhooks.Application {
 			Tx: p.Tx, Subs: p.Subs, Deliveries: p.Deliveries, Dispatch: p.Dispatch, Notices: p.Notices,
 			Retention: p.Retention, Workspaces: modulelinks.WorkspaceOwners{Dir: p.Workspaces}, Mailer: p.Mailer, Waker: adapterwebhooks.CommitWaker{Signal: p.Signal},
 			Handoff: adapterwebhooks.CommitWaker{Signal: p.Signal}, Audit: p.Audit, Gates: p.Gates,
+			Publisher: p.Publisher, Alerts: p.Alerts,
 			IDs: p.IDs, Clock: p.Clock, Observer: p.Observer, Versions: p.Versions,
 			TestEvents: p.Limiter.PerWorkspace("test-events", domainwebhooks.TestEventsPerMinute),
 			Settings: command.Settings{
@@ -122,8 +129,9 @@ func newWebhooksApp(p webhooksParams) webhooks.Application {
 				DashboardURL: p.Config.PublicURL + "/dashboard",
 			},
 		},
-		Pages: p.Pages,
-		Log:   p.Log,
+		Pages:  p.Pages,
+		Log:    p.Log,
+		Health: p.Health,
 	})
 }
 

@@ -18,6 +18,7 @@ type endpointData struct {
 	AllTypes []string
 	Recent   []*webhooks.Delivery
 	Failed   *webhooks.Delivery // the latest delivery that failed for good, to say why
+	Health   healthData
 }
 
 // findWebhook returns the workspace's endpoint or NotFound (another workspace's id included).
@@ -56,7 +57,11 @@ func (h *Dashboard) renderEndpoint(c *fiber.Ctx, status int, errText, url string
 	if err != nil {
 		return err
 	}
-	d := endpointData{Webhook: w, URL: url, Types: typeBoxes(types), Recent: recent.Items}
+	health, err := h.d.Webhooks.Queries.EndpointHealth.Handle(c.UserContext(), webhookquery.EndpointHealth{WorkspaceID: dataWorkspace(c), WebhookID: w.ID})
+	if err != nil {
+		return err
+	}
+	d := endpointData{Webhook: w, URL: url, Types: typeBoxes(types), Recent: recent.Items, Health: newHealthData(health)}
 	for _, e := range catalog.Entries {
 		d.AllTypes = append(d.AllTypes, e.Type)
 	}

@@ -38,7 +38,7 @@ func (p pacingRequest) change() (command.PacingChange, error) {
 
 type updateWebhookRequest struct {
 	URL    *string  `json:"url" validate:"omitempty,max=2048"`
-	Events []string `json:"events" validate:"omitempty,min=1,max=13"`
+	Events []string `json:"events" validate:"omitempty,min=1,max=16"`
 	pacingRequest
 }
 

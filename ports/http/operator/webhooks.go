@@ -14,7 +14,7 @@ import (
 
 type createWebhookRequest struct {
 	URL    string   `json:"url" validate:"required,max=2048"`
-	Events []string `json:"events" validate:"required,min=1,max=13"`
+	Events []string `json:"events" validate:"required,min=1,max=16"`
 	pacingRequest
 }
 
