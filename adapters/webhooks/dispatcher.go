@@ -44,6 +44,8 @@ type Dispatcher struct {
 	keyCheck func(context.Context) error
 	// pacer hears how late first attempts go out; nil: nobody listens. See ReportLagTo.
 	pacer *platform.Pacer
+	// receivers adds receivers' headers and tokens; nil: none. See AuthenticateWith.
+	receivers *ReceiverAuth
 
 	stopping atomic.Bool // set when Run stops: attempts not yet sent give their lease back
 	// mayBeDue says that the last claim found deliveries (or could not look): more may be
@@ -207,7 +209,7 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 		d.recorded()
 		return
 	}
-	if l.Delivery.Attempts == 0 {
+	if l.Delivery.Attempts == 0 && !l.Delivery.Backfilled() {
 		d.pacer.ObserveSince(platform.StageDispatch, l.Delivery.CreatedAt)
 	}
 	var res webhooks.Result
@@ -215,7 +217,7 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 		// Nothing can sign it: the delivery fails alone, visibly, and is not claimed again.
 		res = webhooks.Unsigned()
 	} else {
-		res = d.sender.Send(ctx, d.message(l, at), at)
+		res = d.send(ctx, l, at)
 	}
 	d.sent(l.Endpoint.ID)
 	defer d.recorded()

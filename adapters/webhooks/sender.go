@@ -69,6 +69,9 @@ func (s *Sender) send(ctx context.Context, m Message, at time.Time) webhooks.Res
 		return webhooks.Result{Transport: webhooks.TransportRefused, Error: "target refused: " + err.Error()}
 	}
 	req.Header = Headers(m)
+	for name, v := range m.Extra {
+		req.Header[name] = v
+	}
 	req.ContentLength = int64(len(m.Body))
 	resp, err := s.client.Do(req)
 	if err != nil {

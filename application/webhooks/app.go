@@ -28,6 +28,8 @@ type Commands struct {
 	ResendDelivery    platform.Handler[command.ResendDelivery, query.Delivery]
 	RecoverDeliveries platform.Handler[command.RecoverDeliveries, command.Recovered]
 	SendTestEvent     platform.Handler[command.SendTestEvent, command.TestSent]
+	SetReceiver       platform.Handler[command.SetReceiver, query.Webhook]
+	StartBackfill     platform.Handler[command.StartBackfill, command.BackfillView]
 
 	FanOut        command.FanOutHandler
 	ClaimDue      command.ClaimDueHandler
@@ -35,6 +37,7 @@ type Commands struct {
 	RecordAttempt command.RecordAttemptHandler
 	SendNotices   command.SendNoticesHandler
 	PruneLog      command.PruneLogHandler
+	RunBackfill   command.RunBackfillHandler
 }
 
 // Queries read state.
@@ -45,6 +48,7 @@ type Queries struct {
 	DeliveryLogPage platform.Handler[query.DeliveryLogPage, platform.Page[*webhooks.Delivery]]
 	DeliveryStats   platform.Handler[query.DeliveryStats, map[string]query.EndpointStats]
 	GetDelivery     platform.Handler[query.GetDelivery, query.DeliveryDetail]
+	LatestBackfill  platform.Handler[command.LatestBackfill, *command.BackfillView]
 }
 
 // Deps are the ports the module needs.
@@ -68,6 +72,8 @@ func New(d Deps) Application {
 			ResendDelivery:    platform.Command("resend delivery", c.Tx, c.Observer, c.ResendDelivery),
 			RecoverDeliveries: platform.Command("recover deliveries", c.Tx, c.Observer, c.RecoverDeliveries),
 			SendTestEvent:     platform.Command("send test event", c.Tx, c.Observer, c.SendTestEvent),
+			SetReceiver:       platform.Command("set webhook receiver", c.Tx, c.Observer, c.SetReceiver),
+			StartBackfill:     platform.Command("start webhook backfill", c.Tx, c.Observer, c.StartBackfill),
 
 			FanOut:        command.NewFanOutHandler(c),
 			ClaimDue:      command.NewClaimDueHandler(c),
@@ -75,6 +81,7 @@ func New(d Deps) Application {
 			RecordAttempt: command.NewRecordAttemptHandler(c),
 			SendNotices:   command.NewSendNoticesHandler(c),
 			PruneLog:      command.NewPruneLogHandler(c),
+			RunBackfill:   command.NewRunBackfillHandler(c),
 		},
 		Queries: Queries{
 			ListWebhooks:    platform.Query("list webhooks", c.Observer, reads.ListWebhooks),
@@ -82,6 +89,7 @@ func New(d Deps) Application {
 			DeliveryLogPage: platform.Query("delivery log page", c.Observer, reads.DeliveryLogPage),
 			DeliveryStats:   platform.Query("delivery stats", c.Observer, reads.DeliveryStats),
 			GetDelivery:     platform.Query("get delivery", c.Observer, reads.GetDelivery),
+			LatestBackfill:  platform.Query("latest webhook backfill", c.Observer, c.LatestBackfill),
 		},
 	}
 }

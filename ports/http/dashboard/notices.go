@@ -26,6 +26,8 @@ var webhookNotices = noticeSet{
 	"updated":  "Saved.",
 	"disabled": "Disabled: events wait, undelivered, until you enable the endpoint again.",
 	"enabled":  "Enabled: waiting deliveries are being sent.",
+	"receiver": "Saved: attempts carry the new headers and credentials within a second.",
+	"backfill": "Backfill queued: the events are sent oldest first, then the live ones.",
 }
 
 var logNotices = noticeSet{
