@@ -32,4 +32,3 @@ func (l *Log) Tail(ctx context.Context) (query.Position, error) {
 	}
 	return query.Position{Offset: int64(n)}, nil
 }
-
