@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,24 +20,6 @@ import (
 	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
-
-// syncBuffer collects the service's log lines from every goroutine.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // tokenServer is an OAuth2 token endpoint: it checks the client's credentials (HTTP
 // basic, as golang.org/x/oauth2 sends them first) and hands out numbered tokens, or
@@ -166,7 +147,7 @@ func TestWebhookReceiverHeadersAndOAuth2OnEveryAttempt(t *testing.T) {
 		places = append(places, string(d.Admin().Get(t, "/internal/v1/workspaces/"+ws+"/webhooks").Expect(t, http.StatusOK).Body))
 		deliveries := d.WebhookDeliveries(t, ws, whk)
 		raw, _ := json.Marshal(deliveries)
-		places = append(places, string(raw), string(mustJSON(t, updated)))
+		places = append(places, string(raw), string(marshalJSON(t, updated)))
 		places = append(places, body(p.Get(t, "/dashboard/w/"+ws+"/webhooks").Expect(t, http.StatusOK)))
 		endpointPage := body(p.Get(t, "/dashboard/w/"+ws+"/webhooks/"+whk).Expect(t, http.StatusOK))
 		places = append(places, endpointPage, body(p.Get(t, "/dashboard/w/"+ws+"/webhooks/"+whk+"/deliveries").Expect(t, http.StatusOK)))
@@ -301,7 +282,7 @@ func authOf(got []testenv.Received) []string {
 	return out
 }
 
-func mustJSON(t *testing.T, v any) []byte {
+func marshalJSON(t *testing.T, v any) []byte {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -161,7 +161,7 @@ func (r Receiver) Masked() Receiver {
 func ParseHeaderLine(line string) (Header, error) {
 	name, value, ok := strings.Cut(line, ":")
 	if !ok || strings.TrimSpace(name) == "" {
-		return Header{}, kernel.Invalid("headers", "headers: %q is not 'Name: value'", line)
+		return Header{}, kernel.Invalid("headers", "headers: a line is not 'Name: value'") // the line may hold a secret: not echoed
 	}
 	return Header{Name: strings.TrimSpace(name), Value: strings.TrimSpace(value)}, nil
 }
