@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -318,4 +319,49 @@ func tableText(t *testing.T, env *testenv.Env, table string) string {
 		sb.WriteByte('\n')
 	}
 	return sb.String()
+}
+
+// TestDashboardReceiverAndBackfillForms: the endpoint page's forms set the headers (shown
+// masked; a masked line keeps the stored value; a reserved name is refused) and queue a
+// backfill (at most 30 days back).
+func TestDashboardReceiverAndBackfillForms(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		d := startWebhookDashboard(t, dbURL)
+		ws := d.CreateWorkspace(t, "Forms")
+		rc := testenv.NewReceiver(t)
+		whk, _ := d.CreateWebhook(t, ws, rc.URL, "course.published")
+		p := d.dash.signedIn(t, ws)
+		page := "/dashboard/w/" + ws + "/webhooks/" + whk
+		p.Get(t, page).Expect(t, http.StatusOK)
+		const key = "dash-key-3b7e-never-shown"
+		p.Post(t, page+"/receiver", url.Values{"header": {"X-Api-Key: " + key, "X-Two: second-value-never-shown", ""}}).Expect(t, http.StatusSeeOther)
+		shown := body(p.Get(t, page).Expect(t, http.StatusOK))
+		if !strings.Contains(shown, "X-Api-Key: ********") || strings.Contains(shown, key) || strings.Contains(shown, "second-value") {
+			t.Fatalf("the endpoint page after saving headers:\n%.3000s", shown)
+		}
+		r := p.Post(t, page+"/receiver", url.Values{"header": {"X-Api-Key: ********", "X-SVC-Event: x"}})
+		if r.Status != http.StatusUnprocessableEntity || !strings.Contains(body(r), "reserved") {
+			t.Fatalf("a reserved name: %d", r.Status)
+		}
+		p.Get(t, page).Expect(t, http.StatusOK)
+		p.Post(t, page+"/receiver", url.Values{"header": {"X-Api-Key: ********", ""}}).Expect(t, http.StatusSeeOther)
+		time.Sleep(1100 * time.Millisecond)
+		d.CreatePublishedCourse(t, ws, "Course")
+		d.WaitDeliveries(t, 1)
+		d.RunDue(t)
+		if got := rc.Got(); len(got) != 1 || got[0].Header.Get("X-Api-Key") != key || got[0].Header.Get("X-Two") != "" {
+			t.Fatalf("the receiver got %d requests; X-Api-Key kept from the masked line, X-Two removed: %v", len(got), got)
+		}
+
+		p.Get(t, page).Expect(t, http.StatusOK)
+		r = p.Post(t, page+"/backfill", url.Values{"since": {testenv.Epoch.Add(-40 * 24 * time.Hour).Format("2006-01-02T15:04")}})
+		if r.Status != http.StatusUnprocessableEntity || !strings.Contains(body(r), "30 days") {
+			t.Fatalf("a backfill 40 days back: %d", r.Status)
+		}
+		p.Get(t, page).Expect(t, http.StatusOK)
+		p.Post(t, page+"/backfill", url.Values{"since": {testenv.Epoch.Add(-time.Hour).Format("2006-01-02T15:04")}}).Expect(t, http.StatusSeeOther)
+		if shown := body(p.Get(t, page).Expect(t, http.StatusOK)); !strings.Contains(shown, "Last backfill: events since") {
+			t.Fatalf("the endpoint page does not show the backfill:\n%.3000s", shown)
+		}
+	})
 }

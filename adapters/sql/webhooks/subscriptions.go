@@ -59,7 +59,8 @@ func NewSubscriptions(db *sqldb.DB, box Sealer) *Subscriptions {
 		// An endpoint whose secret cannot be opened keeps its sealed bytes: the right key
 		// may come back, and nothing could re-seal them meanwhile.
 		saveKeepingSecrets: db.Rebind(`UPDATE webhook_subscriptions SET url = ?, events = ?, status = ?, disabled_reason = ?,
-			failing_since = ?, updated_at = ?, disabled_at = ? WHERE workspace_id = ? AND id = ?`),
+			failing_since = ?, updated_at = ?, disabled_at = ?, receiver_sealed = CASE WHEN ? THEN receiver_sealed ELSE ? END
+			WHERE workspace_id = ? AND id = ?`),
 	}
 }
 
@@ -214,8 +215,12 @@ func containsField(list, want string) bool {
 // Save writes the mutable state of s.
 func (r *Subscriptions) Save(ctx context.Context, s *webhooks.Subscription) error {
 	if s.SecretUnreadable {
-		_, err := r.db.Write(ctx).ExecContext(ctx, r.saveKeepingSecrets, s.URL, strings.Join(s.Events, " "), string(s.Status),
-			string(s.Reason), s.FailingSince, s.UpdatedAt, s.DisabledAt, s.WorkspaceID, s.ID)
+		receiver, err := r.sealedReceiver(s)
+		if err != nil {
+			return fmt.Errorf("save webhook: %w", err)
+		}
+		_, err = r.db.Write(ctx).ExecContext(ctx, r.saveKeepingSecrets, s.URL, strings.Join(s.Events, " "), string(s.Status),
+			string(s.Reason), s.FailingSince, s.UpdatedAt, s.DisabledAt, s.ReceiverUnreadable, receiver, s.WorkspaceID, s.ID)
 		if err != nil {
 			return fmt.Errorf("save webhook: %w", err)
 		}

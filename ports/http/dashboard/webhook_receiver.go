@@ -30,11 +30,11 @@ func (h *Dashboard) setReceiver(c *fiber.Ctx) error {
 
 func receiverForm(c *fiber.Ctx) (webhooks.Receiver, error) {
 	var rcv webhooks.Receiver
-	for _, line := range strings.Split(formValue(c, "headers"), "\n") {
+	for _, line := range formValues(c, "header") { // one field a header: no dashboard field is multiline
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		hd, err := webhooks.ParseHeaderLine(strings.TrimRight(line, "\r"))
+		hd, err := webhooks.ParseHeaderLine(line)
 		if err != nil {
 			return rcv, err
 		}
