@@ -31,6 +31,7 @@ require (
 	go.uber.org/zap v1.28.0
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/net v0.62.0
+	golang.org/x/oauth2 v0.37.0
 	modernc.org/sqlite v1.60.1
 	pgregory.net/rapid v1.3.0
 )

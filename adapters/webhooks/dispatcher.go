@@ -47,6 +47,8 @@ type Dispatcher struct {
 	keyCheck func(context.Context) error
 	// pacer hears how late first attempts go out; nil: nobody listens. See ReportLagTo.
 	pacer *platform.Pacer
+	// receivers adds receivers' headers and tokens; nil: none. See AuthenticateWith.
+	receivers *ReceiverAuth
 
 	stopping atomic.Bool // set when Run stops: attempts not yet sent give their lease back
 	// mayBeDue says that the last claim found deliveries (or could not look): more may be
@@ -212,7 +214,7 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 		d.recorded()
 		return
 	}
-	if l.Delivery.Attempts == 0 {
+	if l.Delivery.Attempts == 0 && !l.Delivery.Backfilled() {
 		d.pacer.ObserveSince(platform.StageDispatch, l.Delivery.CreatedAt)
 	}
 	var res webhooks.Result
@@ -221,7 +223,7 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 		res = webhooks.Unsigned()
 	} else {
 		sendCtx, end := d.traced(ctx, l)
-		res = d.sender.Send(sendCtx, d.message(l, at), at)
+		res = d.send(sendCtx, l, at)
 		end(res)
 	}
 	d.sent(l.Endpoint.ID)

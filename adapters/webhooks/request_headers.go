@@ -17,7 +17,15 @@ func RequestHeaders(subs domainwebhooks.Repository) func(context.Context, string
 		if err != nil {
 			return nil, err
 		}
-		return Headers(Message{URL: s.URL, DeliveryID: d.ID, EventID: d.EventID, EventType: d.EventType,
-			Body: d.Payload, Secrets: s.Signing(at), Timestamp: at.Unix()}), nil
+		h := Headers(Message{URL: s.URL, DeliveryID: d.ID, EventID: d.EventID, EventType: d.EventType,
+			Body: d.Payload, Secrets: s.Signing(at), Timestamp: at.Unix()})
+		// The receiver's headers and token, named but masked: their values are secrets.
+		for _, rh := range s.Receiver.Masked().Headers {
+			h.Set(rh.Name, rh.Value)
+		}
+		if s.Receiver.Auth != nil {
+			h.Set("Authorization", "Bearer "+domainwebhooks.Mask)
+		}
+		return h, nil
 	}
 }

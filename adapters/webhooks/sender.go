@@ -71,6 +71,9 @@ func (s *Sender) send(ctx context.Context, m Message, at time.Time) webhooks.Res
 		return webhooks.Result{Transport: webhooks.TransportRefused, Error: "target refused: " + err.Error()}
 	}
 	req.Header = Headers(m)
+	for name, v := range m.Extra {
+		req.Header[name] = v
+	}
 	// traceparent (and tracestate) of the attempt: the receiver can join the trace of the
 	// request that caused the event. Nothing when ctx carries no trace.
 	propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(req.Header))

@@ -59,6 +59,9 @@ type Message struct {
 	// Secrets sign the request: the current one, then the previous one during a rotation.
 	Secrets   []webhooks.Secret
 	Timestamp int64 // unix seconds
+	// Extra are the receiver's static headers and bearer token (ReceiverAuth), sent
+	// besides the signature's; never logged.
+	Extra http.Header
 }
 
 // Headers signs m: one v1 per secret in both schemes.

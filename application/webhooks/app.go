@@ -29,6 +29,8 @@ type Commands struct {
 	RecoverDeliveries platform.Handler[command.RecoverDeliveries, command.Recovered]
 	SendTestEvent     platform.Handler[command.SendTestEvent, command.TestSent]
 	SendWaiting       platform.Handler[command.SendWaiting, command.Queued]
+	SetReceiver       platform.Handler[command.SetReceiver, query.Webhook]
+	StartBackfill     platform.Handler[command.StartBackfill, command.BackfillView]
 
 	FanOut        command.FanOutHandler
 	ClaimDue      command.ClaimDueHandler
@@ -36,6 +38,7 @@ type Commands struct {
 	RecordAttempt command.RecordAttemptHandler
 	SendNotices   command.SendNoticesHandler
 	PruneLog      command.PruneLogHandler
+	RunBackfill   command.RunBackfillHandler
 }
 
 // Queries read state.
@@ -48,6 +51,7 @@ type Queries struct {
 	GetDelivery     platform.Handler[query.GetDelivery, query.DeliveryDetail]
 	// EndpointHealth: attempts, success rate, latency and last error over 24 h and 7 days.
 	EndpointHealth platform.Handler[query.EndpointHealth, query.Health]
+	LatestBackfill platform.Handler[command.LatestBackfill, *command.BackfillView]
 }
 
 // Deps are the ports the module needs.
@@ -73,6 +77,8 @@ func New(d Deps) Application {
 			RecoverDeliveries: platform.Command("recover deliveries", c.Tx, c.Observer, c.RecoverDeliveries),
 			SendTestEvent:     platform.Command("send test event", c.Tx, c.Observer, c.SendTestEvent),
 			SendWaiting:       platform.Command("send waiting deliveries", c.Tx, c.Observer, c.SendWaiting),
+			SetReceiver:       platform.Command("set webhook receiver", c.Tx, c.Observer, c.SetReceiver),
+			StartBackfill:     platform.Command("start webhook backfill", c.Tx, c.Observer, c.StartBackfill),
 
 			FanOut:        command.NewFanOutHandler(c),
 			ClaimDue:      command.NewClaimDueHandler(c),
@@ -80,6 +86,7 @@ func New(d Deps) Application {
 			RecordAttempt: command.NewRecordAttemptHandler(c),
 			SendNotices:   command.NewSendNoticesHandler(c),
 			PruneLog:      command.NewPruneLogHandler(c),
+			RunBackfill:   command.NewRunBackfillHandler(c),
 		},
 		Queries: Queries{
 			ListWebhooks:    platform.Query("list webhooks", c.Observer, reads.ListWebhooks),
@@ -88,6 +95,7 @@ func New(d Deps) Application {
 			DeliveryStats:   platform.Query("delivery stats", c.Observer, reads.DeliveryStats),
 			GetDelivery:     platform.Query("get delivery", c.Observer, reads.GetDelivery),
 			EndpointHealth:  platform.Query("endpoint health", c.Observer, reads.EndpointHealth),
+			LatestBackfill:  platform.Query("latest webhook backfill", c.Observer, c.LatestBackfill),
 		},
 	}
 }

@@ -10,27 +10,30 @@ import (
 	"github.com/creatorapi/creatorapi/application/webhooks/command"
 	"github.com/creatorapi/creatorapi/application/webhooks/query"
 	"github.com/creatorapi/creatorapi/application/workspaces"
+	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
 func (c *CLI) webhook(args []string) error {
 	if len(args) == 0 {
-		return usageError("usage: creatorapi webhook create|update|list|disable|enable|send-waiting ...")
+		return usageError("usage: creatorapi webhook create|update|backfill|list|disable|enable|send-waiting ...")
 	}
 	switch args[0] {
 	case "create":
 		return c.webhookCreate(args[1:])
+	case "update":
+		return c.webhookUpdate(args[1:])
+	case "backfill":
+		return c.webhookBackfill(args[1:])
 	case "list":
 		return c.webhookList(args[1:])
 	case "disable":
 		return c.webhookSetStatus("disable", false, args[1:])
 	case "enable":
 		return c.webhookSetStatus("enable", true, args[1:])
-	case "update":
-		return c.webhookUpdate(args[1:])
 	case "send-waiting":
 		return c.webhookSendWaiting(args[1:])
 	}
-	return usageError("unknown webhook command " + args[0] + "; use create, update, list, disable, enable or send-waiting")
+	return usageError("unknown webhook command " + args[0] + "; use create, update, backfill, list, disable, enable or send-waiting")
 }
 
 func (c *CLI) webhookCreate(args []string) error {
@@ -40,7 +43,13 @@ func (c *CLI) webhookCreate(args []string) error {
 	evs := fs.String("events", "", "comma-separated event types: "+strings.Join(command.PublicTypeNames(), ","))
 	test := fs.Bool("test", false, "make an endpoint of the workspace's sandbox: it receives only sandbox events")
 	pacing := pacingFlags(fs)
+	rf := addReceiverFlags(fs, false)
+	backfill := fs.String("backfill-since", "", "RFC 3339 time, at most 30 days ago: also send the endpoint its types' events since then")
 	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	since, err := parseSince("backfill-since", *backfill)
+	if err != nil {
 		return err
 	}
 	for flagName, v := range map[string]string{"workspace": *ws, "url": *url, "events": *evs} {
@@ -57,6 +66,7 @@ func (c *CLI) webhookCreate(args []string) error {
 		}
 		w, err := app.Commands.CreateWebhook.Handle(ctx, command.CreateWebhook{
 			WorkspaceID: target, URL: *url, Events: strings.Split(*evs, ","), Pacing: pacing(),
+			Receiver: rf.receiver(domainwebhooks.Receiver{}), BackfillSince: since,
 		})
 		if err != nil {
 			return err
@@ -71,7 +81,10 @@ func (c *CLI) webhookCreate(args []string) error {
 			SigningSecret string    `json:"signingSecret"`
 			CreatedAt     time.Time `json:"createdAt"`
 			query.Pacing
-		}{w.ID, target, !*test, w.URL, w.Events, w.Status, w.SigningSecret, w.CreatedAt, w.Pacing})
+			// Masked like everywhere else: the values were typed here, they are not shown back.
+			Headers []domainwebhooks.Header `json:"headers,omitempty"`
+			Auth    *domainwebhooks.OAuth2  `json:"auth,omitempty"`
+		}{w.ID, target, !*test, w.URL, w.Events, w.Status, w.SigningSecret, w.CreatedAt, w.Pacing, w.Headers, w.Auth})
 	}, &app, &wsApp)
 }
 

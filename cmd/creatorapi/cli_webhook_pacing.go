@@ -7,7 +7,9 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/webhooks"
 	"github.com/creatorapi/creatorapi/application/webhooks/command"
+	"github.com/creatorapi/creatorapi/application/webhooks/query"
 	"github.com/creatorapi/creatorapi/domain/kernel"
+	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
 // pacingFlags adds --rate-limit and --ordered to fs; the returned function reads them
@@ -29,13 +31,15 @@ func pacingFlags(fs *flag.FlagSet) func() command.PacingChange {
 	}
 }
 
-// webhookUpdate changes an endpoint's URL, types or pacing; what is not given stays.
+// webhookUpdate changes an endpoint's URL, types, pacing or receiver (headers, OAuth2
+// grant); what is not given stays.
 func (c *CLI) webhookUpdate(args []string) error {
 	fs := flag.NewFlagSet("webhook update", flag.ContinueOnError)
 	ws := fs.String("workspace", "", "workspace id (org_...)")
 	url := fs.String("url", "", "https URL that receives the events")
 	evs := fs.String("events", "", "comma-separated event types: "+strings.Join(command.PublicTypeNames(), ","))
 	pacing := pacingFlags(fs)
+	rf := addReceiverFlags(fs, true)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -44,7 +48,8 @@ func (c *CLI) webhookUpdate(args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError("usage: creatorapi webhook update --workspace ORG [--url U] [--events t1,t2] [--rate-limit N] [--ordered] WEBHOOK_ID")
+		return usageError("usage: creatorapi webhook update --workspace ORG [--url U] [--events t1,t2] [--rate-limit N] [--ordered] " +
+			"[--header 'Name: value']... [--clear-headers] [--oauth2-...] [--clear-auth] WEBHOOK_ID")
 	}
 	var app webhooks.Application
 	return c.withModules(func(ctx context.Context) error {
@@ -56,24 +61,30 @@ func (c *CLI) webhookUpdate(args []string) error {
 		if *evs != "" {
 			cmd.Events = strings.Split(*evs, ",")
 		}
-		found := false
-		for _, w := range list {
-			if w.ID == pos[0] {
-				found = true
-				if cmd.URL == "" {
-					cmd.URL = w.URL
-				}
-				if cmd.Events == nil {
-					cmd.Events = w.Events
-				}
+		var current *query.Webhook
+		for i := range list {
+			if list[i].ID == pos[0] {
+				current = &list[i]
 			}
 		}
-		if !found {
+		if current == nil {
 			return kernel.NotFound("webhook %s not found", pos[0])
+		}
+		if cmd.URL == "" {
+			cmd.URL = current.URL
+		}
+		if cmd.Events == nil {
+			cmd.Events = current.Events
 		}
 		w, err := app.Commands.UpdateWebhook.Handle(ctx, cmd)
 		if err != nil {
 			return err
+		}
+		if rf.given() {
+			was := domainwebhooks.Receiver{Headers: current.Headers, Auth: current.Auth}
+			if w, err = app.Commands.SetReceiver.Handle(ctx, command.SetReceiver{WorkspaceID: *ws, WebhookID: pos[0], Receiver: rf.receiver(was)}); err != nil {
+				return err
+			}
 		}
 		return c.printJSON(w)
 	}, &app)

@@ -102,7 +102,7 @@ func TestServeStartsEveryWorker(t *testing.T) {
 		t.Fatalf("serve exit code %d", code)
 	}
 	want := []string{"database maintenance warnings", "flush key usage", "flush deprecated calls", "send sunset notices", "sweep rate limits", "webhook dispatcher",
-		"send webhook notices", "prune webhook log", "prune sign-in state", "purge idempotency records", "send sign-in links", "watch the master key",
+		"send webhook notices", "prune webhook log", "run webhook backfills", "prune sign-in state", "purge idempotency records", "send sign-in links", "watch the master key",
 		"retire inline consumer groups", "cache invalidation listener", "events retention", "event router"}
 	var names []string
 	for _, w := range workers {

@@ -124,3 +124,9 @@ type Deliveries interface {
 func ErrNotResendable(id string) error {
 	return kernel.Invalid("id", "delivery %s belongs to a disabled webhook: enable it first", id)
 }
+
+// Backfilled tells whether d was written by a backfill: due at its event's time, before
+// its own creation, so that claims take it in event order ahead of live deliveries.
+func (d *Delivery) Backfilled() bool {
+	return d.NextAttemptAt != nil && d.NextAttemptAt.Before(d.CreatedAt)
+}

@@ -52,6 +52,11 @@ type Subscription struct {
 	// Previous signs alongside Secret until PreviousExpiresAt (a rotation's overlap).
 	Previous          *Secret
 	PreviousExpiresAt *time.Time
+	// Receiver is what the receiver asks for beyond the signature (static headers, an
+	// OAuth2 grant), sealed at rest like the secret. ReceiverUnreadable: its sealed bytes
+	// cannot be opened; they are kept as they are until the receiver is set again.
+	Receiver           Receiver
+	ReceiverUnreadable bool
 	// FailingSince is the time of the first failed attempt after the last success
 	// (or after creation or re-enabling); nil while the endpoint is healthy.
 	FailingSince *time.Time

@@ -31,7 +31,7 @@ type Sealer interface {
 type sealing struct{ box Sealer }
 
 const webhookColumns = `id, workspace_id, url, events, status, disabled_reason, secret_sealed, previous_sealed,
-	previous_expires_at, failing_since, created_at, updated_at, disabled_at, payload_version`
+	previous_expires_at, failing_since, created_at, updated_at, disabled_at, payload_version, receiver_sealed`
 
 // Subscriptions stores webhook subscriptions with their secrets sealed.
 type Subscriptions struct {
@@ -46,19 +46,21 @@ func NewSubscriptions(db *sqldb.DB, box Sealer) *Subscriptions {
 	sel := `SELECT ` + webhookColumns + pacingColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? AND id = ?`
 	return &Subscriptions{
 		sealing: sealing{box}, db: db,
-		insert:       db.Rebind(`INSERT INTO webhook_subscriptions (` + webhookColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		insert:       db.Rebind(`INSERT INTO webhook_subscriptions (` + webhookColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		get:          db.Rebind(sel),
 		getForUpdate: db.Rebind(sel + db.ForUpdate()),
 		list:         db.Rebind(`SELECT ` + webhookColumns + pacingColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? ORDER BY created_at DESC, id DESC`),
 		// The event filter runs in Go: a workspace has few endpoints.
 		enabled: db.Rebind(`SELECT ` + webhookColumns + pacingColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? AND status = 'enabled'`),
 		save: db.Rebind(`UPDATE webhook_subscriptions SET url = ?, events = ?, status = ?, disabled_reason = ?, secret_sealed = ?,
-			previous_sealed = ?, previous_expires_at = ?, failing_since = ?, updated_at = ?, disabled_at = ?
+			previous_sealed = ?, previous_expires_at = ?, failing_since = ?, updated_at = ?, disabled_at = ?,
+			receiver_sealed = CASE WHEN ? THEN receiver_sealed ELSE ? END
 			WHERE workspace_id = ? AND id = ?`),
 		// An endpoint whose secret cannot be opened keeps its sealed bytes: the right key
 		// may come back, and nothing could re-seal them meanwhile.
 		saveKeepingSecrets: db.Rebind(`UPDATE webhook_subscriptions SET url = ?, events = ?, status = ?, disabled_reason = ?,
-			failing_since = ?, updated_at = ?, disabled_at = ? WHERE workspace_id = ? AND id = ?`),
+			failing_since = ?, updated_at = ?, disabled_at = ?, receiver_sealed = CASE WHEN ? THEN receiver_sealed ELSE ? END
+			WHERE workspace_id = ? AND id = ?`),
 	}
 }
 
@@ -78,6 +80,7 @@ type webhookRow struct {
 	DisabledAt        *time.Time `db:"disabled_at"`
 	PayloadVersion    int        `db:"payload_version"`
 	pacingRow
+	ReceiverSealed []byte `db:"receiver_sealed"`
 }
 
 func (r sealing) open(id string, sealed []byte) (webhooks.Secret, error) {
@@ -101,6 +104,7 @@ func (r *Subscriptions) subscription(row webhookRow) *webhooks.Subscription {
 	}
 	row.pacingRow.fill(s)
 	r.openSecrets(s, row.SecretSealed, row.PreviousSealed)
+	r.openReceiver(s, row.ReceiverSealed)
 	return s
 }
 
@@ -141,9 +145,13 @@ func (r *Subscriptions) Add(ctx context.Context, s *webhooks.Subscription) error
 	if err != nil {
 		return fmt.Errorf("insert webhook: %w", err)
 	}
+	receiver, err := r.sealedReceiver(s)
+	if err != nil {
+		return fmt.Errorf("insert webhook: %w", err)
+	}
 	_, err = r.db.Write(ctx).ExecContext(ctx, r.insert, s.ID, s.WorkspaceID, s.URL, strings.Join(s.Events, " "), string(s.Status),
 		string(s.Reason), current, previous, s.PreviousExpiresAt, s.FailingSince, s.CreatedAt, s.UpdatedAt, s.DisabledAt,
-		max(s.PayloadVersion, 1)) // 0: a subscription built without one is v1's
+		max(s.PayloadVersion, 1), receiver) // 0: a subscription built without one is v1's
 	if err != nil {
 		return fmt.Errorf("insert webhook: %w", err)
 	}
@@ -209,8 +217,12 @@ func containsField(list, want string) bool {
 // Save writes the mutable state of s.
 func (r *Subscriptions) Save(ctx context.Context, s *webhooks.Subscription) error {
 	if s.SecretUnreadable {
-		_, err := r.db.Write(ctx).ExecContext(ctx, r.saveKeepingSecrets, s.URL, strings.Join(s.Events, " "), string(s.Status),
-			string(s.Reason), s.FailingSince, s.UpdatedAt, s.DisabledAt, s.WorkspaceID, s.ID)
+		receiver, err := r.sealedReceiver(s)
+		if err != nil {
+			return fmt.Errorf("save webhook: %w", err)
+		}
+		_, err = r.db.Write(ctx).ExecContext(ctx, r.saveKeepingSecrets, s.URL, strings.Join(s.Events, " "), string(s.Status),
+			string(s.Reason), s.FailingSince, s.UpdatedAt, s.DisabledAt, s.ReceiverUnreadable, receiver, s.WorkspaceID, s.ID)
 		if err != nil {
 			return fmt.Errorf("save webhook: %w", err)
 		}
@@ -220,8 +232,12 @@ func (r *Subscriptions) Save(ctx context.Context, s *webhooks.Subscription) erro
 	if err != nil {
 		return fmt.Errorf("save webhook: %w", err)
 	}
+	receiver, err := r.sealedReceiver(s)
+	if err != nil {
+		return fmt.Errorf("save webhook: %w", err)
+	}
 	_, err = r.db.Write(ctx).ExecContext(ctx, r.save, s.URL, strings.Join(s.Events, " "), string(s.Status), string(s.Reason),
-		current, previous, s.PreviousExpiresAt, s.FailingSince, s.UpdatedAt, s.DisabledAt, s.WorkspaceID, s.ID)
+		current, previous, s.PreviousExpiresAt, s.FailingSince, s.UpdatedAt, s.DisabledAt, s.ReceiverUnreadable, receiver, s.WorkspaceID, s.ID)
 	if err != nil {
 		return fmt.Errorf("save webhook: %w", err)
 	}

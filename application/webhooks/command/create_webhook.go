@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"time"
 
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -17,6 +18,10 @@ type CreateWebhook struct {
 	URL         string
 	Events      []string
 	Pacing      PacingChange
+	// Receiver: static headers and an OAuth2 grant sent on every attempt (none when empty).
+	Receiver webhooks.Receiver
+	// BackfillSince, when set, also sends the endpoint its types' events since then.
+	BackfillSince *time.Time
 }
 
 // WebhookWithSecret is an endpoint with its signing secret, shown this once.
@@ -41,6 +46,9 @@ func (d Deps) CreateWebhook(ctx context.Context, cmd CreateWebhook) (WebhookWith
 		return WebhookWithSecret{}, err
 	}
 	s.PayloadVersion = d.currentPayloadVersion(s.CreatedAt)
+	if s.Receiver, err = webhooks.ValidateReceiver(cmd.Receiver, d.Settings.AllowHTTP); err != nil {
+		return WebhookWithSecret{}, err
+	}
 	if err := d.requireWorkspace(ctx, cmd.WorkspaceID); err != nil {
 		return WebhookWithSecret{}, err
 	}
@@ -56,6 +64,11 @@ func (d Deps) CreateWebhook(ctx context.Context, cmd CreateWebhook) (WebhookWith
 	}
 	if err := d.applyPacing(ctx, s, cmd.Pacing); err != nil {
 		return WebhookWithSecret{}, err
+	}
+	if cmd.BackfillSince != nil {
+		if _, err := d.startBackfill(ctx, s, *cmd.BackfillSince); err != nil {
+			return WebhookWithSecret{}, err
+		}
 	}
 	return WebhookWithSecret{Webhook: query.View(s), SigningSecret: secret.String()},
 		d.Audit.Record(ctx, platform.AuditEntry{WorkspaceID: s.WorkspaceID, Action: "webhook.created", Target: s.ID,

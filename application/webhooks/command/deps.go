@@ -92,6 +92,9 @@ type Deps struct {
 	// Versions gives the payload version of a new endpoint and each version's renderer
 	// (nil: v1 only).
 	Versions *platform.Versions
+	// Backfills and History serve backfills (nil: none can be asked for).
+	Backfills webhooks.Backfills
+	History   History
 }
 
 // payloadVersions are the versions deliveries are rendered at, with their renderers.

@@ -21,6 +21,11 @@ type Webhook struct {
 	// SecretUnreadable: the signing secret cannot be opened with this service's master
 	// key; deliveries fail until the secret is rotated (or the key restored).
 	SecretUnreadable bool `json:"secretUnreadable,omitempty"`
+	// Headers and Auth are the receiver's static headers and OAuth2 grant, every secret
+	// value masked (webhooks.Mask). ReceiverUnreadable: they cannot be opened.
+	Headers            []webhooks.Header `json:"headers,omitempty"`
+	Auth               *webhooks.OAuth2  `json:"auth,omitempty"`
+	ReceiverUnreadable bool              `json:"receiverUnreadable,omitempty"`
 	// PayloadVersion is the API major the endpoint was created under; its deliveries are
 	// rendered at it.
 	PayloadVersion int       `json:"payloadVersion"`
@@ -36,6 +41,8 @@ func View(s *webhooks.Subscription) Webhook {
 		FailingSince: s.FailingSince, PreviousSecretExpiresAt: s.PreviousExpiresAt, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
 		SecretUnreadable: s.SecretUnreadable, PayloadVersion: max(s.PayloadVersion, 1),
 	}
+	masked := s.Receiver.Masked()
+	w.Headers, w.Auth, w.ReceiverUnreadable = masked.Headers, masked.Auth, s.ReceiverUnreadable
 	if s.Status == webhooks.Disabled {
 		reason := string(s.Reason)
 		w.DisabledReason = &reason

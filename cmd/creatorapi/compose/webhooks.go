@@ -63,6 +63,9 @@ func Webhooks() fx.Option {
 			fx.Annotate(sqlwebhooks.NewNotices, fx.As(new(domainwebhooks.Notices))),
 			fx.Annotate(func(db *sqldb.DB, box *secrets.Box) *sqlwebhooks.Gates { return sqlwebhooks.NewGates(db, box) },
 				fx.As(new(domainwebhooks.Gates))),
+			fx.Annotate(sqlwebhooks.NewBackfills, fx.As(new(domainwebhooks.Backfills))),
+			fx.Annotate(sqlwebhooks.NewHistory, fx.As(new(command.History))),
+			func(db *sqldb.DB, box *secrets.Box) *sqlwebhooks.Receivers { return sqlwebhooks.NewReceivers(db, box) },
 			fx.Annotate(sqlwebhooks.NewRetention, fx.As(new(command.Retention))),
 			// Published to the platform's master key: the sealed secrets, re-sealed on rotation.
 			fx.Annotate(sqlwebhooks.NewSecrets, fx.As(new(webhooks.SealedSecrets))),
@@ -72,9 +75,10 @@ func Webhooks() fx.Option {
 			func(cfg Config, d WebhookDispatching) *adapterwebhooks.Sender {
 				return adapterwebhooks.NewSender(adapterwebhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivate}, d.Limits.PerEndpoint)
 			},
-			func(a webhooks.Application, s *adapterwebhooks.Sender, c platform.Clock, l *slog.Logger, d WebhookDispatching, sig *adapterwebhooks.Signal, p secrets.Policy, k secrets.MasterKey, t *observe.Tracing) *adapterwebhooks.Dispatcher {
+			func(a webhooks.Application, s *adapterwebhooks.Sender, c platform.Clock, l *slog.Logger, d WebhookDispatching, sig *adapterwebhooks.Signal, p secrets.Policy, k secrets.MasterKey, t *observe.Tracing, rcv *sqlwebhooks.Receivers) *adapterwebhooks.Dispatcher {
 				disp := adapterwebhooks.NewDispatcher(a, s, c, l, d.Limits, sig).TraceWith(t.Tracer)
 				disp.VerifyKeyWith(func(ctx context.Context) error { return p.StillOpens(ctx, k) })
+				disp.AuthenticateWith(adapterwebhooks.NewReceiverAuth(rcv, s))
 				return disp
 			},
 			operatorRoutes(operator.WebhookRoutes),
@@ -109,6 +113,8 @@ type webhooksParams struct {
 	Observer   platform.Observer
 	Limiter    *ratelimit.Limiter
 	Versions   *platform.Versions
+	Backfills  domainwebhooks.Backfills
+	History    command.History
 }
 
 func newWebhooksApp(p webhooksParams) webhooks.Application {
@@ -117,7 +123,7 @@ func newWebhooksApp(p webhooksParams) webhooks.Application {
 			Tx: p.Tx, Subs: p.Subs, Deliveries: p.Deliveries, Dispatch: p.Dispatch, Notices: p.Notices,
 			Retention: p.Retention, Workspaces: modulelinks.WorkspaceOwners{Dir: p.Workspaces}, Mailer: p.Mailer, Waker: adapterwebhooks.CommitWaker{Signal: p.Signal},
 			Handoff: adapterwebhooks.CommitWaker{Signal: p.Signal}, Audit: p.Audit, Gates: p.Gates,
-			Publisher: p.Publisher, Alerts: p.Alerts,
+			Publisher: p.Publisher, Alerts: p.Alerts, Backfills: p.Backfills, History: p.History,
 			IDs: p.IDs, Clock: p.Clock, Observer: p.Observer, Versions: p.Versions,
 			TestEvents: p.Limiter.PerWorkspace("test-events", domainwebhooks.TestEventsPerMinute),
 			Settings: command.Settings{

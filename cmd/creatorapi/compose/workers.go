@@ -42,15 +42,16 @@ import (
 
 // The workers' periods.
 const (
-	keyUsageFlushEvery  = 10 * time.Second // bounds how stale a key's lastUsedAt can be in storage
-	rateLimitSweepEvery = 10 * time.Minute // counter rows live at most a day and this long
-	webhookNoticesEvery = 10 * time.Second
-	webhookPruneEvery   = time.Hour
-	sunsetNoticesEvery  = time.Hour        // the thresholds are days apart
-	signInPruneEvery    = time.Hour        // spent links, old requests and dead sessions
-	signInMailEvery     = time.Second      // the sign-in page only queues; this answers it
-	masterKeyWatchEvery = 10 * time.Second // how soon an instance notices another rotated the key
-	retentionEvery      = 10 * time.Minute // consumed outbox rows older than the retention go
+	keyUsageFlushEvery   = 10 * time.Second // bounds how stale a key's lastUsedAt can be in storage
+	rateLimitSweepEvery  = 10 * time.Minute // counter rows live at most a day and this long
+	webhookNoticesEvery  = 10 * time.Second
+	webhookPruneEvery    = time.Hour
+	webhookBackfillEvery = time.Second
+	sunsetNoticesEvery   = time.Hour        // the thresholds are days apart
+	signInPruneEvery     = time.Hour        // spent links, old requests and dead sessions
+	signInMailEvery      = time.Second      // the sign-in page only queues; this answers it
+	masterKeyWatchEvery  = 10 * time.Second // how soon an instance notices another rotated the key
+	retentionEvery       = 10 * time.Minute // consumed outbox rows older than the retention go
 )
 
 // WorkerGroup is the background workers in start order (stop order reversed).
@@ -117,7 +118,8 @@ func newWorkers(p workersParams) WorkerGroup {
 		g = append(g,
 			background.Named{Name: "webhook dispatcher", Worker: background.Loop(p.Dispatcher.Run)},
 			every("send webhook notices", webhookNoticesEvery, p.Webhooks.Commands.SendNotices.Handle),
-			every("prune webhook log", webhookPruneEvery, p.Webhooks.Commands.PruneLog.Handle))
+			every("prune webhook log", webhookPruneEvery, p.Webhooks.Commands.PruneLog.Handle),
+			every("run webhook backfills", webhookBackfillEvery, p.Webhooks.Commands.RunBackfill.Run))
 	}
 	g = append(g,
 		every("prune sign-in state", signInPruneEvery, func(ctx context.Context) (int, error) {

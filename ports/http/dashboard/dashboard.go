@@ -102,6 +102,8 @@ func (h *Dashboard) Register(app *fiber.App) {
 	w.Post("/webhooks/:id/test", h.form(show(h.endpointPage), h.sendTestEvent))
 	w.Post("/webhooks/:id/pacing", h.form(show(h.endpointPage), h.setPacing))
 	w.Post("/webhooks/:id/send-waiting", h.form(show(h.endpointPage), h.sendWaiting))
+	w.Post("/webhooks/:id/receiver", h.form(show(h.endpointPage), h.setReceiver))
+	w.Post("/webhooks/:id/backfill", h.form(show(h.endpointPage), h.startBackfill))
 	w.Post("/webhooks/:id/recover", h.form(show(h.deliveriesPage), h.recoverDeliveries))
 	w.Get("/webhooks/:id/deliveries", h.page(h.deliveriesPage))
 	w.Get("/webhooks/:id/deliveries/:did", h.page(h.deliveryPage))

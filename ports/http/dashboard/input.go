@@ -21,6 +21,7 @@ var fieldLabels = map[string]string{
 	"events": "Event types", "type": "Event type", "since": "Since", "token": "Sign-in link",
 	"csrf": "Form token", "workspace": "Workspace", "status": "Status", "q": "Search",
 	"before": "Page position", "from": "From", "to": "To", "notice": "Notice", "recovered": "Recovered",
+	"header": "Header", "token_url": "Token URL", "client_id": "Client id", "client_secret": "Client secret", "scope": "Scope",
 }
 
 // refusedSuffix ends every message of the rule: the request changed nothing.

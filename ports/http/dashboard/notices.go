@@ -27,6 +27,8 @@ var webhookNotices = noticeSet{
 	"disabled": "Disabled: events wait, undelivered, until you enable the endpoint again.",
 	"enabled":  "Enabled: waiting deliveries are being sent.",
 	"paced":    "Saved: the endpoint's deliveries follow its new pace.",
+	"receiver": "Saved: attempts carry the new headers and credentials within a second.",
+	"backfill": "Backfill queued: the events are sent oldest first, then the live ones.",
 }
 
 var logNotices = noticeSet{

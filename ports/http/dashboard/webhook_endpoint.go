@@ -19,6 +19,7 @@ type endpointData struct {
 	Recent   []*webhooks.Delivery
 	Failed   *webhooks.Delivery // the latest delivery that failed for good, to say why
 	Health   healthData
+	Backfill *webhookcmd.BackfillView
 }
 
 // findWebhook returns the workspace's endpoint or NotFound (another workspace's id included).
@@ -67,6 +68,9 @@ func (h *Dashboard) renderEndpoint(c *fiber.Ctx, status int, errText, url string
 	}
 	if len(failed.Items) == 1 {
 		d.Failed = failed.Items[0]
+	}
+	if d.Backfill, err = h.d.Webhooks.Queries.LatestBackfill.Handle(c.UserContext(), webhookcmd.LatestBackfill{WorkspaceID: f.WorkspaceID, WebhookID: w.ID}); err != nil {
+		return err
 	}
 	return h.render(c, status, "webhook", view{Title: "Endpoint", Nav: "webhooks", Error: errText,
 		Notice: webhookNotices.of(c) + queuedNotice(c), Data: d})

@@ -16,6 +16,8 @@ type createWebhookRequest struct {
 	URL    string   `json:"url" validate:"required,max=2048"`
 	Events []string `json:"events" validate:"required,min=1,max=16"`
 	pacingRequest
+	receiverRequest
+	BackfillSince *time.Time `json:"backfillSince"`
 }
 
 type recoverRequest struct {
@@ -27,7 +29,7 @@ type recoverRequest struct {
 // /rotate-secret, /recover; GET W/webhooks/{id}/deliveries; POST W/deliveries/{id}/resend.
 func WebhookRoutes(app webhooks.Application, dec *web.Decoder, cursors *web.Cursors) Routes {
 	h := webhookRoutes{app: app, dec: dec, cursors: cursors}
-	return Routes{
+	return append(receiverRoutes(h), Routes{
 		{Method: fiber.MethodPost, Path: "/workspaces/:org/webhooks", Handlers: []fiber.Handler{h.create}},
 		{Method: fiber.MethodGet, Path: "/workspaces/:org/webhooks", Handlers: []fiber.Handler{h.list}},
 		{Method: fiber.MethodPost, Path: "/workspaces/:org/webhooks/:id/disable", Handlers: []fiber.Handler{h.setStatus(false)}},
@@ -36,7 +38,7 @@ func WebhookRoutes(app webhooks.Application, dec *web.Decoder, cursors *web.Curs
 		{Method: fiber.MethodPost, Path: "/workspaces/:org/webhooks/:id/recover", Handlers: []fiber.Handler{h.recover}},
 		{Method: fiber.MethodGet, Path: "/workspaces/:org/webhooks/:id/deliveries", Handlers: []fiber.Handler{h.deliveries}},
 		{Method: fiber.MethodPost, Path: "/workspaces/:org/deliveries/:id/resend", Handlers: []fiber.Handler{h.resend}},
-	}
+	}...)
 }
 
 type webhookRoutes struct {
@@ -56,6 +58,7 @@ func (h webhookRoutes) create(c *fiber.Ctx) error {
 	}
 	w, err := h.app.Commands.CreateWebhook.Handle(c.UserContext(), command.CreateWebhook{
 		WorkspaceID: c.Params("org"), URL: req.URL, Events: req.Events, Pacing: pacing,
+		Receiver: req.receiver(), BackfillSince: utc(req.BackfillSince),
 	})
 	if err != nil {
 		return err
