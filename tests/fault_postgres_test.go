@@ -18,6 +18,7 @@ import (
 // event transports. Requests during the outages fail in the envelope (500 internal_error
 // with Retry-After), never hang.
 func TestPostgresRestartAndCrashLoseNothingAcknowledged(t *testing.T) {
+	testenv.Parallel(t) // its own cluster or Pebble and free ports: nothing shared
 	for _, transport := range []string{testenv.SQLTransport, testenv.NATSTransport} {
 		t.Run(transport, func(t *testing.T) {
 			pg := testenv.StartPostgresServer(t)

@@ -38,7 +38,7 @@ var fuzzWarnOnce sync.Once
 func fuzzWorlds(f *testing.F) []*fuzzWorld {
 	urls := map[string]string{testenv.SQLite: testenv.NewSQLiteURL(f)}
 	if os.Getenv(testenv.PostgresURLVar) != "" || os.Getenv("CI") == "true" {
-		urls[testenv.Postgres] = testenv.NewMigratedPostgresURL(f)
+		urls[testenv.Postgres] = testenv.NewPostgresURL(f)
 	} else {
 		fuzzWarnOnce.Do(func() {
 			fmt.Fprintf(os.Stderr, "\n*** fuzzing on SQLite only: set %s to fuzz PostgreSQL too ***\n\n", testenv.PostgresURLVar)

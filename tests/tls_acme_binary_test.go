@@ -17,6 +17,7 @@ import (
 // order in all (one "certificate obtained" across both logs), both processes serve the same
 // certificate, the health check passes over HTTPS, and the plain listener redirects.
 func TestACMEServeTwoProcessesOnePostgres(t *testing.T) {
+	testenv.Parallel(t) // its own cluster or Pebble and free ports: nothing shared
 	databaseURL := testenv.NewPostgresURL(t)
 	bin := testenv.Binary(t)
 	httpPort, httpsPort := testenv.FreePort(t), testenv.FreePort(t)

@@ -120,6 +120,7 @@ func TestACMECertificateByEachChallenge(t *testing.T) {
 // orders under the lock in the database, the other waits for the lock and loads what was
 // stored; both serve the very same certificate (two orders would give two serials).
 func TestACMETwoInstancesShareOneCertificate(t *testing.T) {
+	testenv.Parallel(t) // its own cluster or Pebble and free ports: nothing shared
 	databaseURL := testenv.NewPostgresURL(t)
 	httpPort, httpsPort := testenv.FreePort(t), testenv.FreePort(t)
 	p := testenv.StartPebble(t, httpPort, httpsPort)

@@ -22,9 +22,7 @@ const (
 	Postgres = "postgres"
 )
 
-// EachDatabase runs fn as a subtest per database, each with a fresh database URL: a new
-// SQLite file, and a PostgreSQL database copied from the migrated template
-// (NewMigratedPostgresURL; the service's migrations find nothing to do there).
+// EachDatabase runs fn as a subtest per database, each with a fresh, empty database URL.
 // The runs are parallel, and so is a top-level caller (parallel.go), unless the test
 // called Serial. Without CREATORAPI_TEST_POSTGRES_URL the PostgreSQL run is skipped,
 // loudly; under CI (CI=true) a missing variable is a failure, never a skip.
@@ -33,7 +31,7 @@ func EachDatabase(t *testing.T, fn func(t *testing.T, databaseURL string)) {
 		parallelTopLevel(t)
 	}
 	run(t, SQLite, func(t *testing.T) { fn(t, NewSQLiteURL(t)) })
-	run(t, Postgres, func(t *testing.T) { fn(t, NewMigratedPostgresURL(t)) })
+	run(t, Postgres, func(t *testing.T) { fn(t, NewPostgresURL(t)) })
 }
 
 // NewSQLiteURL returns the URL of a new SQLite file in the test's temp folder.

@@ -175,6 +175,6 @@ func EachTransport(t *testing.T, fn func(t *testing.T, databaseURL string, tr Tr
 	})
 	run(t, NATSTransport, func(t *testing.T) {
 		url := NATSURL(t)
-		fn(t, NewMigratedPostgresURL(t), Transport{Name: NATSTransport, Option: UseNATS(t, url)})
+		fn(t, NewPostgresURL(t), Transport{Name: NATSTransport, Option: UseNATS(t, url)})
 	})
 }
