@@ -129,6 +129,8 @@ func (b *Broker) EnsureStream(ctx context.Context) error {
 	if b.stream {
 		return nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, apiTimeout)
+	defer cancel()
 	_, err := b.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:        b.cfg.StreamName(),
 		Description: "creatorapi domain events, forwarded from the outbox; one subject per partition",
@@ -147,6 +149,11 @@ func (b *Broker) EnsureStream(ctx context.Context) error {
 	b.stream = true
 	return nil
 }
+
+// apiTimeout bounds a stream provisioning request. Right after a cluster lost the server
+// leading the stream such a request may get no answer at all; unbounded, the forwarder
+// waited for its outbox message's deadline (30 s) before it published again.
+const apiTimeout = 5 * time.Second
 
 // errBrokerAway reports a disconnected broker to the readiness probe.
 var errBrokerAway = errors.New("not connected to NATS")
