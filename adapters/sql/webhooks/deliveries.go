@@ -38,10 +38,13 @@ func NewDeliveries(db *sqldb.DB) *Deliveries {
 		insertLeased: db.Rebind(`INSERT INTO webhook_deliveries (` + deliveryColumns + `, lease_until, lease_token)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (subscription_id, event_id) DO NOTHING`),
 		get: db.Rebind(`SELECT ` + deliveryColumns + ` FROM webhook_deliveries WHERE workspace_id = ? AND id = ?`),
+		// A delivery saved or resent takes its endpoint's gate (its pacing may have changed
+		// since it last was pending).
 		save: db.Rebind(`UPDATE webhook_deliveries SET status = ?, attempts = ?, cycle_attempts = ?, cycle_failed_at = ?,
-			next_attempt_at = ?, last_attempt_at = ?, last_status = ?, last_error = ?, updated_at = ? WHERE workspace_id = ? AND id = ?`),
+			next_attempt_at = ?, last_attempt_at = ?, last_status = ?, last_error = ?, updated_at = ?, gated = ` + currentGate + `
+			WHERE workspace_id = ? AND id = ?`),
 		resend: db.Rebind(`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, cycle_attempts = 0,
-			cycle_failed_at = NULL, updated_at = ?
+			cycle_failed_at = NULL, updated_at = ?, gated = ` + currentGate + `
 			WHERE workspace_id = ? AND subscription_id = ? AND status = 'failed' AND created_at >= ? AND created_at < ?`),
 		attemptsOf: `SELECT delivery_id, number, workspace_id, subscription_id, attempted_at, status_code, latency_ms, response, error, outcome
 			FROM webhook_attempts WHERE workspace_id = ? AND delivery_id IN (?) ORDER BY delivery_id, number`,

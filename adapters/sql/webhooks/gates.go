@@ -32,6 +32,9 @@ func (p pacingRow) fill(s *webhooks.Subscription) {
 // endpointGated is an inserted delivery's gate: its endpoint's.
 const endpointGated = `COALESCE((SELECT s.gated FROM webhook_subscriptions s WHERE s.id = ?), FALSE)`
 
+// currentGate is an updated delivery's gate: its endpoint's.
+const currentGate = `COALESCE((SELECT s.gated FROM webhook_subscriptions s WHERE s.id = webhook_deliveries.subscription_id), FALSE)`
+
 // maxGatedPerClaim bounds the gated endpoints one claim looks at.
 const maxGatedPerClaim = 100
 
@@ -73,7 +76,7 @@ func NewGates(db *sqldb.DB, box Sealer) *Gates {
 		due: db.Rebind(`SELECT ` + deliveryColumns + `, lease_until, trace_parent FROM webhook_deliveries
 			WHERE subscription_id = ? AND next_attempt_at IS NOT NULL AND gated = TRUE AND next_attempt_at <= ?
 			AND (lease_until IS NULL OR lease_until <= ?) ORDER BY created_at, id LIMIT ?`),
-		lease:   db.Rebind(`UPDATE webhook_deliveries SET lease_until = ?, lease_token = ? WHERE workspace_id = ? AND id = ?`),
+		lease:   `UPDATE webhook_deliveries SET lease_until = ?, lease_token = ? WHERE workspace_id = ? AND id IN (?)`, // expanded by sqlx.In
 		advance: db.Rebind(`UPDATE webhook_subscriptions SET rate_next_at = ?, paused_until = NULL WHERE workspace_id = ? AND id = ?`),
 		open: db.Rebind(`UPDATE webhook_subscriptions SET gated = FALSE, paused_until = NULL, rate_next_at = NULL
 			WHERE workspace_id = ? AND id = ?`),
@@ -195,11 +198,24 @@ func (g *Gates) claimEndpoint(ctx context.Context, ws, id string, now, until tim
 	} else if err := g.db.Write(ctx).SelectContext(ctx, &ds, g.due, id, now, now, n); err != nil {
 		return nil, err
 	}
-	out := make([]webhooks.Lease, 0, len(ds))
+	if len(ds) == 0 && sub.PausedUntil == nil {
+		return nil, nil
+	}
+	ids := make([]string, len(ds))
 	for i, d := range ds {
-		if err := g.db.Exec(ctx, "lease gated delivery", g.lease, until, token, ws, d.ID); err != nil {
+		ids[i] = d.ID
+	}
+	if len(ids) > 0 {
+		stmt, args, err := sqlx.In(g.lease, until, token, ws, ids)
+		if err != nil {
+			return nil, fmt.Errorf("lease gated deliveries: %w", err)
+		}
+		if err := g.db.Exec(ctx, "lease gated deliveries", g.db.Rebind(stmt), args...); err != nil {
 			return nil, err
 		}
+	}
+	out := make([]webhooks.Lease, 0, len(ds))
+	for i, d := range ds {
 		l := webhooks.Lease{Delivery: d.delivery(), Endpoint: sub, Token: token, Until: until, Trace: d.TraceParent}
 		if step > 0 {
 			l.NotBefore = base.Add(time.Duration(i) * step)
