@@ -75,7 +75,7 @@ func main() {
 	flag.StringVar(&cfg.natsURL, "nats", natsURL, "NATS JetStream server of -transport nats (each run uses a stream of its own, deleted afterwards)")
 	flag.IntVar(&cfg.workspaces, "workspaces", 0, "workspaces the requests are spread over (events are partitioned by workspace); 0: 1 for a single SQL instance, 8 when scaling")
 	flag.StringVar(&cfg.idempotency, "idempotency", "none", "which requests carry a fresh Idempotency-Key: none, all, or alternate (every other; each phase then prints both halves' API latencies)")
-	endpoint := flag.String("endpoint", "", `extra JSON fields of each webhook endpoint, e.g. '{"rateLimit":1000}' (docs/webhooks.md, "Rate limit, order, backlog")`)
+	endpoint := flag.String("endpoint", "", `extra JSON fields of each webhook endpoint, e.g. '{"rateLimit":1000}' (docs/webhook-receivers.md, "Rate limit, order, backlog")`)
 	flag.Parse()
 	if *endpoint != "" {
 		if err := json.Unmarshal([]byte(*endpoint), &cfg.endpoint); err != nil {

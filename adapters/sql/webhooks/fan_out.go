@@ -280,7 +280,7 @@ func (r *Dispatch) addOne(ctx context.Context, f webhooks.Fan, trace string, sub
 }
 
 // fanLease is the lease of a delivery the fan-out wrote: none (an empty token) for a gated
-// endpoint's, which waits for the gated claim (docs/webhooks.md, "Rate limit, order,
+// endpoint's, which waits for the gated claim (docs/webhook-receivers.md, "Rate limit, order,
 // backlog"); trace is the traceparent its attempts continue.
 func fanLease(d *webhooks.Delivery, sub *webhooks.Subscription, f webhooks.Fan, trace string, gated bool) webhooks.Lease {
 	if gated {

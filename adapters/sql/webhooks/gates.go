@@ -38,7 +38,7 @@ const currentGate = `COALESCE((SELECT s.gated FROM webhook_subscriptions s WHERE
 // maxGatedPerClaim bounds the gated endpoints one claim looks at.
 const maxGatedPerClaim = 100
 
-// Gates paces the deliveries of gated endpoints (docs/webhooks.md, "Rate limit, order,
+// Gates paces the deliveries of gated endpoints (docs/webhook-receivers.md, "Rate limit, order,
 // backlog"). The state every instance shares is in the endpoint row (rate_next_at: the
 // next free send slot; paused_until), and a claim takes it under the row's lock, so two
 // instances never hand out the same slot, nor two attempts of an ordered endpoint.

@@ -9,7 +9,7 @@ import (
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
-// healthUpsert adds rollup rows to the stored ones (docs/webhooks.md, "Health"): counts
+// healthUpsert adds rollup rows to the stored ones (docs/webhook-receivers.md, "Health"): counts
 // add up, the later error wins. Rows come sorted (webhooks.HealthRollup), so concurrent
 // recorders lock shared rows in the same order.
 const healthUpsert = ` ON CONFLICT (subscription_id, hour, bucket) DO UPDATE SET

@@ -9,7 +9,7 @@ import (
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
-// The operational events (docs/webhooks.md, "Operational events") are published in the
+// The operational events (docs/webhook-receivers.md, "Operational events") are published in the
 // transaction that records the attempt deciding them, through the outbox like any event:
 // they commit with the attempt or not at all, and the inline fan-out writes their
 // deliveries there, to every endpoint of the workspace that wants them but the one they

@@ -6,7 +6,7 @@ import (
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
-// Pacing is how an endpoint's deliveries are paced (docs/webhooks.md, "Rate limit, order,
+// Pacing is how an endpoint's deliveries are paced (docs/webhook-receivers.md, "Rate limit, order,
 // backlog"): rateLimit deliveries per second at most (null: no limit), ordered one at a
 // time in event order, and pausedUntil a receiver's 429 Retry-After still running.
 type Pacing struct {
