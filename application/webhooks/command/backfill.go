@@ -166,12 +166,15 @@ func (h RunBackfillHandler) step(ctx context.Context, b *webhooks.Backfill, toke
 		if err != nil {
 			return false, err
 		}
-		dl := webhooks.NewDelivery(d.IDs.New(webhooks.DeliveryIDPrefix), s, ev.Envelope.ID, string(ev.Envelope.Type), payload, now)
-		// Due at the event's time: claims take due deliveries in that order, so the
-		// backfill goes out in event order, ahead of live deliveries written later.
-		if due := ev.Envelope.CreatedAt.UTC(); due.Before(now) {
-			dl.NextAttemptAt = &due
+		// Created and due at the event's time, as the fan-out writes live deliveries: claims
+		// (and an ordered endpoint's head of line) take them in that order, so the backfill
+		// goes out in event order, ahead of live deliveries of later events.
+		created := now
+		if t := ev.Envelope.CreatedAt.UTC(); t.Before(now) {
+			created = t
 		}
+		dl := webhooks.NewDelivery(d.IDs.New(webhooks.DeliveryIDPrefix), s, ev.Envelope.ID, string(ev.Envelope.Type), payload, created)
+		dl.UpdatedAt = now
 		ok, err := d.Deliveries.AddIfAbsent(ctx, dl)
 		if err != nil {
 			return false, err
