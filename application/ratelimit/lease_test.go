@@ -2,8 +2,6 @@ package ratelimit
 
 import (
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestGrantShrinksBlocksToSingleRequestsAndWaitsInTheExactZone(t *testing.T) {
@@ -32,8 +30,8 @@ func TestGrantShrinksBlocksToSingleRequestsAndWaitsInTheExactZone(t *testing.T) 
 		{"day in its exact zone with day blocks out: wait", Claimed{Minute: 10, Day: 997, DayLeased: 4}, 64, out{WaitForBlocks, 0}},
 	} {
 		kind, n := Grant(tc.c, q, tc.want)
-		if diff := cmp.Diff(tc.out, out{kind, n}); diff != "" {
-			t.Errorf("%s: Grant(%+v) (-want +got):\n%s", tc.name, tc.c, diff)
+		if got := (out{kind, n}); got != tc.out {
+			t.Errorf("%s: Grant(%+v) = %+v, want %+v", tc.name, tc.c, got, tc.out)
 		}
 	}
 }

@@ -21,6 +21,9 @@ export interface EventsByType {
   "live_session.ended": S["LiveSessionEndedEvent"];
   "recording.ready": S["RecordingReadyEvent"];
   "certificate.issued": S["CertificateIssuedEvent"];
+  "webhook_endpoint.disabled": S["WebhookEndpointDisabledEvent"];
+  "webhook_endpoint.failing": S["WebhookEndpointFailingEvent"];
+  "webhook_delivery.exhausted": S["WebhookDeliveryExhaustedEvent"];
 }
 
 // Every type of the document has its payload here (a new type fails the build until added).

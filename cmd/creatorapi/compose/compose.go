@@ -6,14 +6,20 @@ package compose
 import (
 	"go.uber.org/fx"
 
+	"github.com/creatorapi/creatorapi/adapters/observe"
 	"github.com/creatorapi/creatorapi/cmd/creatorapi/config"
 )
 
 // Config is the service's configuration (cmd/creatorapi/config reads and checks it).
 type Config = config.Config
 
-// LoadConfig reads the configuration through getenv (os.Getenv in production).
-func LoadConfig(getenv func(string) string) (Config, error) { return config.Load(getenv) }
+// LoadConfig reads the configuration through getenv (os.Getenv in production); whether
+// spans are exported is the tracing adapter's reading of the standard OTEL_* variables.
+func LoadConfig(getenv func(string) string) (Config, error) {
+	cfg, err := config.Load(getenv)
+	cfg.TraceExport = observe.Exporting(getenv)
+	return cfg, err
+}
 
 // Modules is the whole service without listeners: what the CLI and tests start.
 func Modules(cfg Config) fx.Option {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/creatorapi/creatorapi/adapters/observe"
 	domainwebhooks "github.com/creatorapi/creatorapi/domain/webhooks"
 	"github.com/creatorapi/creatorapi/ports/http/web"
 )
@@ -44,7 +43,7 @@ type Config struct {
 	HTTPLimits           web.Limits          // CREATORAPI_HTTP_*: connections per address and in total, timeouts, header size
 	TLS                  web.TLSSettings     // CREATORAPI_TLS*, CREATORAPI_HTTPS_ADDR, CREATORAPI_ACME_*: HTTPS served by the service itself
 	ClientAddresses      web.ClientAddresses // CREATORAPI_CLIENT_IP, CREATORAPI_TRUSTED_PROXIES: whose address a request is
-	TraceExport          bool                // OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT set: spans exported (observe.Exporting)
+	TraceExport          bool                // OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT set: spans exported (set by compose.LoadConfig from observe.Exporting)
 }
 
 // MinAdminTokenLength is the shortest operator token accepted: the token is the only
@@ -95,7 +94,6 @@ func Load(getenv func(string) string) (Config, error) {
 		RedisPrefix:    get("CREATORAPI_REDIS_PREFIX", "creatorapi:"),
 		EventsBroker:   get("CREATORAPI_EVENTS_BROKER", ""),
 		EventsStream:   get("CREATORAPI_EVENTS_STREAM", "creatorapi"),
-		TraceExport:    observe.Exporting(getenv),
 	}
 	if n := len(cfg.AdminToken); n > 0 && n < MinAdminTokenLength {
 		return Config{}, fmt.Errorf("CREATORAPI_ADMIN_TOKEN is %d characters, it must be at least %d (generate one with `openssl rand -hex 32`), "+
