@@ -212,6 +212,10 @@ func (r *Router) startPart(ctx context.Context, k lease.Key) error {
 	}
 	if err := r.router.RunHandlers(context.Background()); err != nil {
 		_ = ds.Close()
+		// The handler stays registered, unstarted (watermill has no way to remove it), and
+		// would make every later start of p a duplicate: run it on the closed subscriber,
+		// which stops it at once, so that the router forgets it and p can start again.
+		_ = r.router.RunHandlers(context.Background())
 		return fmt.Errorf("events router: run %s: %w", p, err)
 	}
 	r.mu.Lock()

@@ -28,6 +28,16 @@ type Subscriber struct {
 // as soon as it starts closing, which would fail the batch's ack and roll back what
 // was already applied. Close alone ends the subscription, after the drain.
 func (d *Subscriber) Subscribe(ctx context.Context, topic string) (<-chan *message.Message, error) {
+	d.mu.Lock()
+	draining := d.draining
+	d.mu.Unlock()
+	if draining {
+		// Closed: a handler the router still holds (its first subscribe failed) starts on a
+		// closed channel, stops at once, and the router forgets it.
+		closed := make(chan *message.Message)
+		close(closed)
+		return closed, nil
+	}
 	return d.Subscriber.Subscribe(context.WithoutCancel(ctx), topic)
 }
 
