@@ -35,7 +35,6 @@ const sendMargin = 5 * time.Second
 // endpoint's free room, so every claimed delivery is sent at once: no delivery waits for
 // a slot while its lease runs out.
 type Dispatcher struct {
-	slots  slots        // rate-limited endpoints' send slots on this instance
 	tracer trace.Tracer // nil: attempts carry the trace context, record no span
 	app    app.Application
 	sender *Sender
@@ -203,7 +202,7 @@ func (d *Dispatcher) checkKey(ctx context.Context, leases []webhooks.Lease) erro
 // context: stopping the service lets it finish (bounded by the timeout).
 func (d *Dispatcher) attempt(l webhooks.Lease) {
 	ctx := context.Background()
-	d.slots.wait(d.clock, l)
+	waitForSlot(d.clock, l)
 	at := d.clock.Now()
 	if d.stopping.Load() || l.Until.Sub(at) < webhooks.Timeout+sendMargin {
 		// Stopping, or too late to finish within the lease: another instance may claim
