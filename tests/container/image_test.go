@@ -18,10 +18,12 @@ func TestImageIsSmallNonRootAndReadOnly(t *testing.T) {
 	// #12 set 40 MB when the binary was 34.8 MB; the NATS JetStream client that #18
 	// requires (nats.go with watermill-nats) adds 1.9 MB, which took the image to 40.0 MB.
 	// HTTPS by itself (#30: certmagic with its ACME client and DNS library, the PROXY
-	// protocol), the events feed, idempotency and the sandbox took it to 43.8 MB. The budget
-	// is 46 MB: the binary's size is its dependencies (docs/deployment.md).
-	if size >= 46_000_000 {
-		t.Fatalf("the image is %.1f MB, want under 46 MB", float64(size)/1e6)
+	// protocol), the events feed, idempotency and the sandbox took it to 43.8 MB; traces
+	// (#31: the OpenTelemetry SDK and its OTLP/HTTP exporter with protobuf) and the receiver
+	// options (#29: x/oauth2) to 47.8 MB. The budget is 50 MB: the binary's size is its
+	// dependencies (docs/deployment.md).
+	if size >= 50_000_000 {
+		t.Fatalf("the image is %.1f MB, want under 50 MB", float64(size)/1e6)
 	}
 	t.Logf("image size: %.1f MB", float64(size)/1e6)
 
