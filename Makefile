@@ -50,13 +50,15 @@ test:
 test-pg:
 	@$(call go_test_listing_skips,CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) CREATORAPI_TEST_REDIS_URL=$(REDIS_URL) CREATORAPI_TEST_NATS_URL=$(NATS_URL) $(GO) test -count=1 ./...)
 
-# go_test_listing_skips runs $(1) with a fresh skips file, then lists the skipped suites and
-# exits with go test's status.
+# go_test_listing_skips runs $(1) with a fresh skips file, then lists the failed tests (a CI
+# log shows only its tail, and a failing package's test output can be thousands of lines long)
+# and the skipped suites, and exits with go test's status.
 define go_test_listing_skips
-skips=$$(mktemp "$${TMPDIR:-/tmp}/creatorapi-skips.XXXXXX"); \
-echo '$(1)'; CREATORAPI_TEST_SKIPS=$$skips $(1); status=$$?; \
+skips=$$(mktemp "$${TMPDIR:-/tmp}/creatorapi-skips.XXXXXX"); log=$$skips.log; \
+echo '$(1)'; { CREATORAPI_TEST_SKIPS=$$skips $(1); echo $$? > $$skips.status; } 2>&1 | tee $$log; status=$$(cat $$skips.status); \
+if grep -qE -e '--- FAIL|^panic:|^FAIL' $$log; then printf '\nFAILED (from the output above):\n'; grep -E -e '--- FAIL|^panic:|^FAIL' $$log | sed 's/^/  /'; fi; \
 if [ -s $$skips ]; then printf '\nSKIPPED suites (this run is incomplete):\n'; sort -u $$skips | sed 's/^/  /'; fi; \
-rm -f $$skips; exit $$status
+rm -f $$skips $$log $$skips.status; exit $$status
 endef
 
 # Go native fuzzing, each target for FUZZTIME (CI: 20s): the public and operator APIs on
