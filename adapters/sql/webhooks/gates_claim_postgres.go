@@ -21,7 +21,9 @@ import (
 //     limit less what it has in flight) and, rate-limited, its free slots before $2 (1/rate
 //     apart from max(now, rate_next_at)); ordered, its earliest pending delivery alone.
 //   - picked reads them on the gated index in event order, the first $5 over all endpoints
-//     (endpoint id order, as the per-endpoint loop took them).
+//     (endpoint id order, as the per-endpoint loop took them). The writes below take their
+//     rows by id arrays (= ANY (ARRAY(...))), which keep them on the primary key and the
+//     gated index whatever the statistics.
 //   - leased leases them, checking each row again: a delivery leased or finished by another
 //     instance after this statement's snapshot (it then held the endpoint's lock) fails
 //     the check on its latest version and is left out. So no slot and no ordered head is
@@ -62,25 +64,26 @@ func gatedClaimPostgres() string {
 			ORDER BY d.created_at, d.id LIMIT CASE WHEN t.ordered THEN 1 ELSE t.take END) h
 		WHERE t.take > 0 AND h.next_attempt_at <= $1 AND (h.lease_until IS NULL OR h.lease_until <= $1)),
 	leased AS (
-		UPDATE webhook_deliveries d SET lease_until = $3, lease_token = $4 FROM picked p
-		WHERE p.k <= $5 AND d.workspace_id = p.workspace_id AND d.id = p.id AND d.gated = TRUE
+		UPDATE webhook_deliveries d SET lease_until = $3, lease_token = $4
+		WHERE d.id = ANY (ARRAY(SELECT p.id FROM picked p WHERE p.k <= $5)) AND d.gated = TRUE
 		AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1)
 		RETURNING d.id, d.workspace_id, d.subscription_id, d.event_id, d.event_type, d.payload, d.status, d.attempts,
 			d.cycle_attempts, d.cycle_failed_at, d.next_attempt_at, d.last_attempt_at, d.last_status, d.last_error,
 			d.created_at, d.updated_at, d.lease_until, d.trace_parent),
+	counted AS (
+		SELECT p.id, p.base + (COUNT(l.id) * p.step_us) * INTERVAL '1 microsecond' AS next_at, COUNT(l.id) AS n, p.step_us, p.paused_until
+		FROM paced p LEFT JOIN leased l ON l.subscription_id = p.id GROUP BY p.id, p.base, p.step_us, p.paused_until),
 	advanced AS (
 		UPDATE webhook_subscriptions s SET paused_until = NULL,
-			rate_next_at = CASE WHEN p.step_us > 0 AND n.n > 0 THEN p.base + (n.n * p.step_us) * INTERVAL '1 microsecond'
-				ELSE s.rate_next_at END
-		FROM paced p LEFT JOIN (SELECT subscription_id, COUNT(*) AS n FROM leased GROUP BY subscription_id) n ON n.subscription_id = p.id
-		WHERE s.id = p.id AND (n.n > 0 OR p.paused_until IS NOT NULL)),
+			rate_next_at = COALESCE((SELECT c.next_at FROM counted c WHERE c.id = s.id AND c.step_us > 0 AND c.n > 0), s.rate_next_at)
+		WHERE s.id = ANY (ARRAY(SELECT c.id FROM counted c WHERE c.n > 0 OR c.paused_until IS NOT NULL))),
 	opened AS (
 		UPDATE webhook_subscriptions s SET gated = FALSE, paused_until = NULL, rate_next_at = NULL
-		FROM cand c WHERE s.id = c.id AND c.rate_limit IS NULL AND c.ordered = FALSE
-		RETURNING s.id, s.workspace_id),
+		WHERE s.id = ANY (ARRAY(SELECT c.id FROM cand c WHERE c.rate_limit IS NULL AND c.ordered = FALSE))
+		RETURNING s.id),
 	opened_deliveries AS (
-		UPDATE webhook_deliveries d SET gated = FALSE FROM opened o
-		WHERE d.workspace_id = o.workspace_id AND d.subscription_id = o.id AND d.next_attempt_at IS NOT NULL AND d.gated = TRUE)
+		UPDATE webhook_deliveries d SET gated = FALSE
+		WHERE d.subscription_id = ANY (ARRAY(SELECT o.id FROM opened o)) AND d.next_attempt_at IS NOT NULL AND d.gated = TRUE)
 	SELECT l.*, p.url AS endpoint_url, p.secret_sealed AS endpoint_secret_sealed, p.previous_sealed AS endpoint_previous_sealed,
 		p.previous_expires_at AS endpoint_previous_expires_at, p.status AS endpoint_status, p.rate_limit, p.ordered,
 		p.paused_until, p.base AS slot_base
