@@ -13,8 +13,8 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	sqlwebhooks "github.com/creatorapi/creatorapi/adapters/sql/webhooks"
-	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
+	adapterwebhooks "github.com/creatorapi/creatorapi/adapters/webhooks"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
