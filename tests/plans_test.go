@@ -88,6 +88,7 @@ func hotPaths(db *sqldb.DB) []hotPath {
 	subs := sqlwebhooks.NewSubscriptions(db, noSealer{})
 	deliveries := sqlwebhooks.NewDeliveries(db)
 	dispatch := sqlwebhooks.NewDispatch(db, noSealer{})
+	gates := sqlwebhooks.NewGates(db, noSealer{})
 	projection := sqlanalytics.NewProjection(db)
 	keys := sqlkeys.NewRepository(db)
 	limits := ratelimit.NewDatabase(db, 0)
@@ -149,6 +150,16 @@ func hotPaths(db *sqldb.DB) []hotPath {
 				return err
 			}
 			return subs.MarkHealthy(ctx, "ws_0000501", []string{"whk_0000501", "whk_0001501"})
+		}},
+		{"gated claim", func(ctx context.Context) error {
+			// PostgreSQL's one statement: five endpoints' due deliveries within their slots,
+			// five ordered endpoints' heads, and the paused one opened.
+			room := webhooks.Room{PerEndpoint: 16, InFlight: map[string]int{"whk_0000012": 8}}
+			leases, err := gates.ClaimGated(ctx, now, now.Add(30*time.Second), "lease_gated", 64, room, time.Second)
+			if err != nil || len(leases) != 8+4*10+5 {
+				return fmt.Errorf("claimed %d gated deliveries, want 53: %v", len(leases), err)
+			}
+			return nil
 		}},
 		{"analytics projection", func(ctx context.Context) error {
 			day := command.DayOf(now)
@@ -402,6 +413,12 @@ func loadMillion(t *testing.T, db *sqlx.DB) {
 		        now() - (1000000 - g) * interval '2.5 seconds', 204,
 		        now() - (1000000 - g) * interval '2.5 seconds', now() - (1000000 - g) * interval '2.5 seconds'
 		 FROM generate_series(1, 1000000) g`,
+		// Gated endpoints: 12-16 limited to 500/s, 17-21 ordered (ten due deliveries each,
+		// the earliest first), and 11, which only an ended pause gates.
+		`UPDATE webhook_subscriptions SET gated = TRUE, rate_limit = CASE WHEN id BETWEEN 'whk_0000012' AND 'whk_0000016' THEN 500 END,
+		        ordered = id >= 'whk_0000017', paused_until = CASE WHEN id = 'whk_0000011' THEN now() - interval '1 minute' END
+		 WHERE id BETWEEN 'whk_0000011' AND 'whk_0000021'`,
+		`UPDATE webhook_deliveries SET gated = TRUE WHERE subscription_id BETWEEN 'whk_0000011' AND 'whk_0000021' AND next_attempt_at IS NOT NULL`,
 		`INSERT INTO webhook_attempts (delivery_id, number, workspace_id, subscription_id, attempted_at, status_code, latency_ms,
 		        response, error, outcome)
 		 SELECT 'evd_' || lpad(g::text, 9, '0'), 1, 'ws_' || lpad(((g - 1) % 1000 + 1)::text, 7, '0'),

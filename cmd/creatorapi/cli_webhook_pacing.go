@@ -5,6 +5,7 @@ import (
 	"flag"
 	"strings"
 
+	"github.com/creatorapi/creatorapi/application/platform"
 	"github.com/creatorapi/creatorapi/application/webhooks"
 	"github.com/creatorapi/creatorapi/application/webhooks/command"
 	"github.com/creatorapi/creatorapi/application/webhooks/query"
@@ -52,42 +53,52 @@ func (c *CLI) webhookUpdate(args []string) error {
 			"[--header 'Name: value']... [--clear-headers] [--oauth2-...] [--clear-auth] WEBHOOK_ID")
 	}
 	var app webhooks.Application
+	var tx platform.Transactor
+	// One transaction: a refused receiver leaves the URL, types and pacing as they were.
 	return c.withModules(func(ctx context.Context) error {
-		list, err := app.Queries.ListWebhooks.Handle(ctx, *ws)
+		var w query.Webhook
+		err := tx.WithinTx(ctx, func(ctx context.Context) (err error) {
+			w, err = updateWebhook(ctx, app, *ws, pos[0], *url, *evs, pacing(), rf)
+			return err
+		})
 		if err != nil {
 			return err
-		}
-		cmd := command.UpdateWebhook{WorkspaceID: *ws, WebhookID: pos[0], URL: *url, Pacing: pacing()}
-		if *evs != "" {
-			cmd.Events = strings.Split(*evs, ",")
-		}
-		var current *query.Webhook
-		for i := range list {
-			if list[i].ID == pos[0] {
-				current = &list[i]
-			}
-		}
-		if current == nil {
-			return kernel.NotFound("webhook %s not found", pos[0])
-		}
-		if cmd.URL == "" {
-			cmd.URL = current.URL
-		}
-		if cmd.Events == nil {
-			cmd.Events = current.Events
-		}
-		w, err := app.Commands.UpdateWebhook.Handle(ctx, cmd)
-		if err != nil {
-			return err
-		}
-		if rf.given() {
-			was := domainwebhooks.Receiver{Headers: current.Headers, Auth: current.Auth}
-			if w, err = app.Commands.SetReceiver.Handle(ctx, command.SetReceiver{WorkspaceID: *ws, WebhookID: pos[0], Receiver: rf.receiver(was)}); err != nil {
-				return err
-			}
 		}
 		return c.printJSON(w)
-	}, &app)
+	}, &app, &tx)
+}
+
+// updateWebhook applies webhook update's flags to the endpoint id.
+func updateWebhook(ctx context.Context, app webhooks.Application, ws, id, url, evs string, pacing command.PacingChange, rf *receiverFlags) (query.Webhook, error) {
+	list, err := app.Queries.ListWebhooks.Handle(ctx, ws)
+	if err != nil {
+		return query.Webhook{}, err
+	}
+	cmd := command.UpdateWebhook{WorkspaceID: ws, WebhookID: id, URL: url, Pacing: pacing}
+	if evs != "" {
+		cmd.Events = strings.Split(evs, ",")
+	}
+	var current *query.Webhook
+	for i := range list {
+		if list[i].ID == id {
+			current = &list[i]
+		}
+	}
+	if current == nil {
+		return query.Webhook{}, kernel.NotFound("webhook %s not found", id)
+	}
+	if cmd.URL == "" {
+		cmd.URL = current.URL
+	}
+	if cmd.Events == nil {
+		cmd.Events = current.Events
+	}
+	w, err := app.Commands.UpdateWebhook.Handle(ctx, cmd)
+	if err != nil || !rf.given() {
+		return w, err
+	}
+	was := domainwebhooks.Receiver{Headers: current.Headers, Auth: current.Auth}
+	return app.Commands.SetReceiver.Handle(ctx, command.SetReceiver{WorkspaceID: ws, WebhookID: id, Receiver: rf.receiver(was)})
 }
 
 // webhookSendWaiting makes the endpoint's waiting deliveries due now (a running serve

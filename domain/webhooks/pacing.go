@@ -40,12 +40,15 @@ func (s *Subscription) Gated() bool {
 	return s.Pacing.RateLimit > 0 || s.Pacing.Ordered || s.PausedUntil != nil
 }
 
-// Interval is the time between two sends of a rate-limited endpoint (0: no limit).
+// Interval is the time between two sends of a rate-limited endpoint (0: no limit), in
+// whole microseconds rounded up: the database keeps the slots at that precision, so every
+// instance (and PostgreSQL's one-statement claim) spaces them alike, never closer than
+// 1/RateLimit.
 func (p Pacing) Interval() time.Duration {
 	if p.RateLimit <= 0 {
 		return 0
 	}
-	return time.Second / time.Duration(p.RateLimit)
+	return time.Duration((1_000_000+p.RateLimit-1)/p.RateLimit) * time.Microsecond
 }
 
 // Pause returns how long a receiver asked the endpoint to wait (a 429's Retry-After,

@@ -41,23 +41,22 @@ const maxGatedPerClaim = 100
 // Gates paces the deliveries of gated endpoints (docs/webhook-receivers.md, "Rate limit, order,
 // backlog"). The state every instance shares is in the endpoint row (rate_next_at: the
 // next free send slot; paused_until), and a claim takes it under the row's lock, so two
-// instances never hand out the same slot, nor two attempts of an ordered endpoint.
+// instances never hand out the same slot, nor two attempts of an ordered endpoint. The
+// statements below serve SQLite's claim and every dialect's Pause, SetPacing and
+// BringForward; PostgreSQL claims with gatedClaimPostgres.
 type Gates struct {
 	sealing
 	db                                      *sqldb.DB
 	candidates, lock, head, due, lease      string
 	advance, open, openDeliveries, setGate  string
 	pause, gateDeliveries, setPacing, unset string
+	claimPostgres                           string // the whole claim, one statement
 }
 
 // NewGates prepares the statements for db's dialect.
 func NewGates(db *sqldb.DB, box Sealer) *Gates {
-	skipLocked := ""
-	if db.Dialect == sqldb.Postgres {
-		skipLocked = " FOR UPDATE SKIP LOCKED"
-	}
 	return &Gates{
-		sealing: sealing{box}, db: db,
+		sealing: sealing{box}, db: db, claimPostgres: gatedClaimPostgres(),
 		// Gated endpoints with something to do: a due delivery not leased, or a gate that
 		// only a pause held and that has ended. The partial index holds gated endpoints only,
 		// so with none this reads nothing.
@@ -69,7 +68,7 @@ func NewGates(db *sqldb.DB, box Sealer) *Gates {
 						AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?))))
 			ORDER BY s.id LIMIT ` + fmt.Sprint(maxGatedPerClaim)),
 		lock: db.Rebind(`SELECT id, workspace_id, url, secret_sealed, previous_sealed, previous_expires_at, status, rate_next_at` +
-			pacingColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? AND id = ? AND gated = TRUE` + skipLocked),
+			pacingColumns + ` FROM webhook_subscriptions WHERE workspace_id = ? AND id = ? AND gated = TRUE`),
 		// An ordered endpoint's earliest pending delivery, in event order.
 		head: db.Rebind(`SELECT ` + deliveryColumns + `, lease_until, trace_parent FROM webhook_deliveries
 			WHERE subscription_id = ? AND next_attempt_at IS NOT NULL AND gated = TRUE ORDER BY created_at, id LIMIT 1`),
@@ -113,12 +112,16 @@ type gatedDeliveryRow struct {
 	TraceParent string     `db:"trace_parent"`
 }
 
-// ClaimGated implements webhooks.Gates. A cheap read finds the gated endpoints with
-// something to do (none: no transaction); each is then locked (PostgreSQL: SKIP LOCKED,
-// another instance is claiming it) and its slots taken in one transaction.
+// ClaimGated implements webhooks.Gates. On PostgreSQL it is one statement
+// (gatedClaimPostgres). On SQLite, whose one writer claims in-process, a cheap read finds
+// the gated endpoints with something to do (none: no transaction); each is then locked and
+// its slots taken in one transaction, a statement a step.
 func (g *Gates) ClaimGated(ctx context.Context, now, until time.Time, token string, limit int, room webhooks.Room, horizon time.Duration) ([]webhooks.Lease, error) {
 	if limit <= 0 {
 		return nil, nil
+	}
+	if g.db.Dialect == sqldb.Postgres {
+		return g.claimGatedPostgres(ctx, now, until, token, limit, room, horizon)
 	}
 	var ids []struct {
 		ID          string `db:"id"`
@@ -151,7 +154,8 @@ func (g *Gates) ClaimGated(ctx context.Context, now, until time.Time, token stri
 	return out, nil
 }
 
-// claimEndpoint takes what one locked gated endpoint allows, up to n deliveries.
+// claimEndpoint takes what one gated endpoint allows, up to n deliveries (SQLite: the
+// transaction holds the one writer, which locks the row).
 func (g *Gates) claimEndpoint(ctx context.Context, ws, id string, now, until time.Time, token string, n int, horizon time.Duration) ([]webhooks.Lease, error) {
 	var rows []gatedEndpointRow
 	if err := g.db.Write(ctx).SelectContext(ctx, &rows, g.lock, ws, id); err != nil || len(rows) == 0 {
