@@ -46,6 +46,7 @@ type phaseResult struct {
 	xactsPerEvent             float64       // PostgreSQL transactions per delivered event
 	writesPerEvent            float64       // rows inserted, updated or deleted per delivered event
 	tableWrites               string        // the same per table
+	stages                    stages        // where the send-to-receipt time went (PostgreSQL)
 }
 
 // drainLimit bounds the wait for a phase's webhooks after its last request.
@@ -74,6 +75,7 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 	r := phaseResult{phase: ph, sent: len(results)}
 	var apiLat []time.Duration
 	var lastAccepted time.Time
+	answered := map[int64]time.Time{}
 	want := map[int64]bool{}
 	for _, s := range results {
 		if !s.ok {
@@ -81,6 +83,7 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 		}
 		r.accepted++
 		want[s.seq] = true
+		answered[s.seq] = s.finished
 		apiLat = append(apiLat, s.latency)
 		if s.finished.After(lastAccepted) {
 			lastAccepted = s.finished
@@ -127,6 +130,9 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 		r.cpuShare = append(r.cpuShare, float64(svc1[i]-svc0[i])/float64(max(sum(svc1)-sum(svc0), 1)))
 	}
 	r.xactsPerEvent, r.writesPerEvent, r.tableWrites = pgc1.perEvent(pgc0, r.delivered)
+	if r.stages, err = measureStages(ctx, stats, rc.collectBySeq(from, to), answered); err != nil {
+		return phaseResult{}, err
+	}
 	switch {
 	case !complete:
 		r.backlog = -1

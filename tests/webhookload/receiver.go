@@ -30,6 +30,8 @@ type receiver struct {
 type arrival struct {
 	at      time.Time
 	latency time.Duration
+	sent    time.Time // the request's send time (its metadata)
+	eventID string
 }
 
 func newReceiver() *receiver {
@@ -72,7 +74,7 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if err1 != nil || err2 != nil {
 		return // not one of ours (the template event of the aged load)
 	}
-	r.arrivals[seq] = arrival{at: now, latency: now.Sub(time.Unix(0, sent))}
+	r.arrivals[seq] = arrival{at: now, latency: now.Sub(time.Unix(0, sent)), sent: time.Unix(0, sent), eventID: env.ID}
 	r.lastAtAll = now
 }
 
@@ -113,6 +115,19 @@ func (r *receiver) collect(from, to int64) []arrival {
 	for s := from; s < to; s++ {
 		if a, ok := r.arrivals[s]; ok {
 			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// collectBySeq returns the arrivals of seqs [from, to) seen so far, by seq.
+func (r *receiver) collectBySeq(from, to int64) map[int64]arrival {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[int64]arrival, to-from)
+	for s := from; s < to; s++ {
+		if a, ok := r.arrivals[s]; ok {
+			out[s] = a
 		}
 	}
 	return out

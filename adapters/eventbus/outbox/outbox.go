@@ -170,7 +170,7 @@ func (o *Outbox) signal(ctx context.Context, insert wsql.Query, keys []uint32, t
 	}
 	n := len(insert.Args)
 	stmt := fmt.Sprintf("WITH published AS (%s) SELECT pg_notify($%d, $%d)", insert.Query, n+1, n+2)
-	return stmt, append(insert.Args, wakeup.NotifyChannel, wakeup.Notification(from, keys))
+	return stmt, append(insert.Args, wakeup.NotifyChannel, wakeup.Notification(from, keys, types...))
 }
 
 func (o *Outbox) message(ev events.Event) (*message.Message, events.Envelope, error) {
