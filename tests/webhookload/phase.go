@@ -19,6 +19,7 @@ type phase struct {
 	name  string
 	rate  int // requests/s, open loop; 0 means closed loop with conns connections
 	conns int
+	cut   bool // cut the last instance off its network for -cut, 3 s in (-network)
 }
 
 type latencies struct{ p50, p99, max time.Duration }
@@ -47,6 +48,7 @@ type phaseResult struct {
 	writesPerEvent            float64       // rows inserted, updated or deleted per delivered event
 	tableWrites               string        // the same per table
 	stages                    stages        // where the send-to-receipt time went (PostgreSQL)
+	cut                       *cutResult    // the cut phase's handover, losses and duplicates
 }
 
 // drainLimit bounds the wait for a phase's webhooks after its last request.

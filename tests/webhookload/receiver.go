@@ -23,6 +23,7 @@ type receiver struct {
 	seen      map[string]bool // event ids
 	arrivals  map[int64]arrival
 	bad       int
+	dups      int // deliveries of an event id seen before
 	requests  int
 	lastAtAll time.Time
 }
@@ -66,6 +67,7 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	w.WriteHeader(http.StatusNoContent)
 	if r.seen[env.ID] {
+		r.dups++
 		return
 	}
 	r.seen[env.ID] = true
@@ -131,6 +133,12 @@ func (r *receiver) collectBySeq(from, to int64) map[int64]arrival {
 		}
 	}
 	return out
+}
+
+func (r *receiver) dupCount() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.dups
 }
 
 func (r *receiver) badCount() int {

@@ -46,6 +46,9 @@ func (r report) print(w io.Writer) {
 		if p.brokerCPUms > 0 {
 			fmt.Fprintf(w, "%-11s nats-server %.2f ms of CPU per event\n", p.name, p.brokerCPUms)
 		}
+		if p.cut != nil {
+			fmt.Fprintf(w, "%-11s %s\n", p.name, p.cut)
+		}
 		if st := p.stages.String(); st != "" {
 			fmt.Fprintf(w, "%-11s %s\n", p.name, st)
 		}
