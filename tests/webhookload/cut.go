@@ -49,9 +49,9 @@ func runPhaseOrCut(ctx context.Context, cfg config, net *network, svcs fleet, br
 }
 
 func (c cutResult) String() string {
-	handover, rejoined := "never", "not within 20 s"
+	handover, rejoined := "never (the cut was shorter than a lease)", "n/a"
 	if c.handover >= 0 {
-		handover = c.handover.String()
+		handover, rejoined = c.handover.String(), "not within 20 s"
 	}
 	if c.rejoined >= 0 {
 		rejoined = c.rejoined.String()

@@ -193,7 +193,7 @@ func watchCut(ctx context.Context, net *network, db *sqlx.DB, victim int, pid in
 				res.handover = time.Since(cutAt).Round(10 * time.Millisecond)
 			}
 		}
-		if healed && res.rejoined < 0 {
+		if healed && res.rejoined < 0 && res.handover >= 0 {
 			for _, o := range owners {
 				if ownedBy(o, pid) {
 					res.rejoined = time.Since(healAt).Round(10 * time.Millisecond)
@@ -201,7 +201,7 @@ func watchCut(ctx context.Context, net *network, db *sqlx.DB, victim int, pid in
 				}
 			}
 		}
-		if healed && res.rejoined >= 0 {
+		if healed && (res.rejoined >= 0 || res.handover < 0) {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
