@@ -32,7 +32,7 @@ type Outbox struct {
 	ids    platform.IDs
 	clock  platform.Clock
 	logger watermill.LoggerAdapter
-	wake   *wakeup.Wakeup // nil: subscribers find events by their slow poll only
+	wake   *wakeup.Wakeup   // nil: subscribers find events by their slow poll only
 	notify *wakeup.Notifier // PostgreSQL: other instances' wakeups, after the commit
 	inline []events.Consumer
 	tracer trace.Tracer // nil: the trace context is stored, no span recorded
