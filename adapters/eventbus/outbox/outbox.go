@@ -64,6 +64,14 @@ func (o *Outbox) SignalCommits(w *wakeup.Wakeup) *Outbox {
 	return o
 }
 
+// Drain waits until the notifications of the commits so far went out (the app's stop).
+func (o *Outbox) Drain(ctx context.Context) error {
+	if o.notify == nil {
+		return nil
+	}
+	return o.notify.Wait(ctx)
+}
+
 // ErrNoTransaction reports a publish outside WithinTx: an event must never outlive a rollback.
 var ErrNoTransaction = errors.New("outbox: publish outside a transaction")
 

@@ -81,25 +81,52 @@ func (n *Notifier) Send(keys []uint32, types []events.Type) {
 // flush sends what gathered until nothing is left.
 func (n *Notifier) flush() {
 	for {
-		n.mu.Lock()
-		if !n.pending {
-			n.running = false
-			n.mu.Unlock()
+		payload, ok := n.take()
+		if !ok {
 			return
 		}
-		keys, types := n.keys, n.types
-		if n.all {
-			keys = nil
-		}
-		if n.untyped {
-			types = nil
-		}
-		n.pending, n.all, n.untyped, n.keys, n.types = false, false, false, nil, nil
-		n.mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		if _, err := n.db.ExecContext(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, Notification(n.from, keys, types...)); err != nil {
+		if _, err := n.db.ExecContext(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, payload); err != nil {
 			n.logger.Error("events notify: other instances wake at their safety check", err, nil)
 		}
 		cancel()
+	}
+}
+
+// take returns the merged payload of what gathered and empties it; when nothing did, it
+// marks the notifier stopped and reports false.
+func (n *Notifier) take() (string, bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !n.pending {
+		n.running = false
+		return "", false
+	}
+	keys, types := n.keys, n.types
+	if n.all {
+		keys = nil
+	}
+	if n.untyped {
+		types = nil
+	}
+	n.pending, n.all, n.untyped, n.keys, n.types = false, false, false, nil, nil
+	return Notification(n.from, keys, types...), true
+}
+
+// Wait returns once every queued notification went out (or ctx ends): a process that
+// stops right after a commit, a one-shot command say, still wakes the others at once.
+func (n *Notifier) Wait(ctx context.Context) error {
+	for {
+		n.mu.Lock()
+		idle := !n.running
+		n.mu.Unlock()
+		if idle {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(2 * time.Millisecond):
+		}
 	}
 }
