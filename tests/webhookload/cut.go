@@ -42,7 +42,7 @@ func runPhaseOrCut(ctx context.Context, cfg config, net *network, svcs fleet, br
 	}
 	res := w.res
 	res.duplicates = rc.dupCount() - dups0
-	res.lost = r.accepted - r.delivered
+	res.lost, res.unanswered = r.missing, r.unanswered
 	res.refused = r.sent - r.accepted
 	r.cut = &res
 	return r, nil
@@ -56,6 +56,6 @@ func (c cutResult) String() string {
 	if c.rejoined >= 0 {
 		rejoined = c.rejoined.String()
 	}
-	return fmt.Sprintf("cut-off instance's %d pairs held by others after %s; it held pairs again %s after the heal; %d requests refused, %d accepted webhooks lost, %d duplicate deliveries",
-		c.pairs, handover, rejoined, c.refused, c.lost, c.duplicates)
+	return fmt.Sprintf("cut-off instance's %d pairs held by others after %s; it held pairs again %s after the heal; %d requests refused (%d of them committed all the same: their webhooks came), %d accepted webhooks lost, %d duplicate deliveries",
+		c.pairs, handover, rejoined, c.refused, c.unanswered, c.lost, c.duplicates)
 }

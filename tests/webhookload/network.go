@@ -124,6 +124,7 @@ type cutResult struct {
 	rejoined   time.Duration // after the heal, until the instance held pairs again; -1: not within the phase
 	duplicates int           // deliveries the receiver got again (same event id)
 	lost       int           // accepted requests whose webhook never came
+	unanswered int           // refused requests whose change committed (the answer was lost)
 	refused    int           // requests that failed (most sent to the cut-off instance)
 }
 

@@ -49,6 +49,8 @@ type phaseResult struct {
 	tableWrites               string        // the same per table
 	stages                    stages        // where the send-to-receipt time went (PostgreSQL)
 	cut                       *cutResult    // the cut phase's handover, losses and duplicates
+	missing                   int           // accepted requests whose webhook never came
+	unanswered                int           // webhooks of requests the API did not accept (committed, then the answer failed)
 }
 
 // drainLimit bounds the wait for a phase's webhooks after its last request.
@@ -112,6 +114,17 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 		return phaseResult{}, err
 	}
 
+	got := rc.collectBySeq(from, to)
+	for seq := range want {
+		if _, ok := got[seq]; !ok {
+			r.missing++
+		}
+	}
+	for seq := range got {
+		if !want[seq] {
+			r.unanswered++
+		}
+	}
 	var receipt []time.Duration
 	var lastArrival time.Time
 	for _, a := range arrivals {
