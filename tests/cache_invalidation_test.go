@@ -138,6 +138,7 @@ func TestCachedKeysAndCatalogueFollowOtherProcessesAtOnce(t *testing.T) {
 		mustJSON(t, cli("workspace", "create", "--name", "Cache Academy", "--owner-email", "owner@example.com"), &ws)
 		instances := []cacheInstance{startServe(t, bin, env)}
 		if strings.HasPrefix(dbURL, "postgres") {
+			testenv.ReserveInstances(t, 1)
 			instances = append(instances, startServe(t, bin, env))
 		}
 		for _, inst := range instances {
@@ -210,6 +211,7 @@ func TestCacheCutFromItsChannelStopsTrustingIt(t *testing.T) {
 	u.Host = proxy.Addr
 	var ws struct{ ID string }
 	mustJSON(t, cli("workspace", "create", "--name", "Cut Academy", "--owner-email", "owner@example.com"), &ws)
+	testenv.ReserveInstances(t, 1)
 	a := startServe(t, bin, env)
 	b := startServe(t, bin, env, "CREATORAPI_CACHE_LISTEN_URL="+u.String())
 	a.waitTrusted(t, true)

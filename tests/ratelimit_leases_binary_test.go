@@ -37,6 +37,7 @@ func TestTwoBuiltBinariesCountExactly(t *testing.T) {
 		logs   *bytes.Buffer
 	}
 	var instances [2]instance
+	testenv.ReserveInstances(t, len(instances)-1)
 	for i := range instances {
 		addr := testenv.FreeAddr(t)
 		server := exec.Command(bin, "serve")

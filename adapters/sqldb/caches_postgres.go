@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/creatorapi/creatorapi/adapters/background"
 )
 
 // CacheChannel is the PostgreSQL channel of cache invalidations and of each instance's pings.
@@ -97,8 +99,7 @@ type CacheListener struct {
 	c        *Caches
 	url      string
 	instance string
-	cancel   context.CancelFunc
-	done     chan struct{}
+	worker   background.Session[*pgx.Conn]
 
 	mu      sync.Mutex
 	session int
@@ -130,32 +131,34 @@ func (c *Caches) Listener(url string) CacheWorker {
 	return &CacheListener{c: c, url: url, instance: randomName()}
 }
 
-// Start connects once (failing fast on a bad URL), then listens in the background.
+// Start connects once (failing fast on a bad URL), then listens in the background,
+// reconnecting whenever a session ends (distrusting the caches until it is back).
 func (l *CacheListener) Start(ctx context.Context) error {
 	if l.url == "" {
 		return errors.New("cache listener: no PostgreSQL URL to listen through")
 	}
-	conn, err := l.connect(ctx)
-	if err != nil {
-		return err
+	l.worker = background.Session[*pgx.Conn]{
+		Connect: l.connect,
+		Serve:   l.serve,
+		Close: func(conn *pgx.Conn) {
+			l.c.distrust() // what was sent while away is lost
+			cctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			_ = conn.Close(cctx)
+		},
+		MaxBackoff: 5 * time.Second,
 	}
-	runCtx, cancel := context.WithCancel(context.Background())
-	l.cancel, l.done = cancel, make(chan struct{})
-	go l.run(runCtx, conn)
-	return nil
+	return l.worker.Start(ctx)
 }
 
 // Stop ends the listener, distrusts the caches and forgets this instance's row, so that
 // invalidations stop waiting for it.
 func (l *CacheListener) Stop(ctx context.Context) error {
-	if l.cancel == nil {
+	if l.worker.Connect == nil {
 		return nil
 	}
-	l.cancel()
-	select {
-	case <-l.done:
-	case <-ctx.Done():
-		return ctx.Err()
+	if err := l.worker.Stop(ctx); err != nil {
+		return err
 	}
 	l.c.distrust()
 	_, err := l.c.db.Writer.ExecContext(ctx, leaveSQL, l.instance)
@@ -174,33 +177,9 @@ func (l *CacheListener) connect(ctx context.Context) (*pgx.Conn, error) {
 	return conn, nil
 }
 
-func (l *CacheListener) run(ctx context.Context, conn *pgx.Conn) {
-	defer close(l.done)
-	backoff := 100 * time.Millisecond
-	for {
-		l.serve(ctx, conn)
-		l.c.distrust() // what was sent while away is lost
-		cctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		_ = conn.Close(cctx)
-		cancel()
-		for conn = nil; conn == nil; {
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(backoff):
-			}
-			var err error
-			if conn, err = l.connect(ctx); err != nil {
-				backoff = min(2*backoff, 5*time.Second)
-			}
-		}
-		backoff = 100 * time.Millisecond
-	}
-}
-
 // serve runs one session: pings in the background, notifications here, until the
 // connection fails, stays silent too long, or ctx ends.
-func (l *CacheListener) serve(ctx context.Context, conn *pgx.Conn) {
+func (l *CacheListener) serve(ctx context.Context, conn *pgx.Conn) error {
 	l.mu.Lock()
 	l.session++
 	session := l.session
@@ -218,16 +197,17 @@ func (l *CacheListener) serve(ctx context.Context, conn *pgx.Conn) {
 		}
 		if err != nil {
 			if conn.IsClosed() || ctx.Err() != nil {
-				return
+				return err
 			}
 			l.mu.Lock()
 			silent := time.Since(l.heard) > silentLimit
 			l.mu.Unlock()
 			if silent {
-				return
+				return errors.New("cache listener: none of our pings came back")
 			}
 		}
 	}
+	return ctx.Err()
 }
 
 // handle applies one notification: an invalidation (dropped, then acknowledged) or a

@@ -49,6 +49,7 @@ type Env struct {
 	router   *router.Router
 	pos      *router.Positions
 	members  members.Application // MailedLinks answers the sign-in outbox first
+	release  func()              // gives back the instance's PostgreSQL connections
 }
 
 // Start boots the service on databaseURL; extra options may swap more adapters
@@ -62,6 +63,7 @@ func Start(t testing.TB, databaseURL string, extra ...fx.Option) *Env {
 	env := &Env{Clock: clock.NewManual(Epoch)}
 	env.Config = Config(t, databaseURL)
 	env.Config.EventsPartitions = ServicePartitions
+	env.release = reserveStarted(t, databaseURL)
 	opts := []fx.Option{
 		compose.Modules(env.Config),
 		compose.Workers(), // the event router runs, as in serve
@@ -71,11 +73,13 @@ func Start(t testing.TB, databaseURL string, extra ...fx.Option) *Env {
 	}
 	env.app = fx.New(append(opts, extra...)...)
 	if err := env.app.Err(); err != nil {
+		env.release()
 		t.Fatalf("build service: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := env.app.Start(ctx); err != nil {
+		env.release()
 		t.Fatalf("start service: %v", err)
 	}
 	t.Cleanup(func() { env.Stop(t) })
@@ -93,6 +97,7 @@ func (e *Env) Stop(t testing.TB) {
 	if err := e.app.Stop(ctx); err != nil {
 		t.Errorf("stop service: %v", err)
 	}
+	e.release()
 	e.app = nil
 }
 

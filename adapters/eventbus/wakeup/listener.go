@@ -9,6 +9,8 @@ import (
 
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/creatorapi/creatorapi/adapters/background"
 )
 
 // NotifyChannel is the PostgreSQL channel the outbox notifies when events commit.
@@ -17,45 +19,29 @@ const NotifyChannel = "creatorapi_events"
 // Listener wakes this instance's subscribers when any instance commits events: it
 // LISTENs on NotifyChannel on one connection it keeps out of the pool (LISTEN needs a
 // session of its own; borrowing it from the pool adds no connection to the server). It
-// reconnects after errors, and wakes subscribers on every (re)connect since
-// notifications sent while it was away are lost.
+// reconnects after errors (background.Session), and wakes subscribers on every reconnect
+// since notifications sent while it was away are lost.
 type Listener struct {
-	db     *sql.DB
-	wake   *Wakeup
-	logger watermill.LoggerAdapter
-	cancel context.CancelFunc
-	done   chan struct{}
+	background.Session[*sql.Conn]
+	db   *sql.DB
+	wake *Wakeup
 }
 
 // NewListener builds a listener on db, a pgx (database/sql) pool.
 func NewListener(db *sql.DB, wake *Wakeup, logger watermill.LoggerAdapter) *Listener {
-	return &Listener{db: db, wake: wake, logger: logger}
-}
-
-// Start connects once (failing fast on a bad DSN), then listens in the background.
-func (l *Listener) Start(ctx context.Context) error {
-	conn, err := l.connect(ctx)
-	if err != nil {
-		return err
+	l := &Listener{db: db, wake: wake}
+	l.Session = background.Session[*sql.Conn]{
+		Connect: l.connect,
+		Serve:   l.listen,
+		Close:   func(conn *sql.Conn) { _ = conn.Close() },
+		Lost:    func(err error) { logger.Error("events listener lost its connection", err, nil) },
+		Retrying: func(err error, retry time.Duration) {
+			logger.Error("events listener cannot reconnect", err, watermill.LogFields{"retry_in": retry})
+		},
+		Resumed:    func() { wake.Notify() }, // notifications sent while disconnected are gone
+		MaxBackoff: 10 * time.Second,
 	}
-	runCtx, cancel := context.WithCancel(context.Background())
-	l.cancel, l.done = cancel, make(chan struct{})
-	go l.run(runCtx, conn)
-	return nil
-}
-
-// Stop ends the listener and closes its connection.
-func (l *Listener) Stop(ctx context.Context) error {
-	if l.cancel == nil {
-		return nil
-	}
-	l.cancel()
-	select {
-	case <-l.done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return l
 }
 
 // connect borrows a connection from the pool and LISTENs on it.
@@ -69,32 +55,6 @@ func (l *Listener) connect(ctx context.Context) (*sql.Conn, error) {
 		return nil, fmt.Errorf("events listener: listen: %w", err)
 	}
 	return conn, nil
-}
-
-func (l *Listener) run(ctx context.Context, conn *sql.Conn) {
-	defer close(l.done)
-	backoff := 100 * time.Millisecond
-	for {
-		err := l.listen(ctx, conn)
-		_ = conn.Close()
-		if ctx.Err() != nil {
-			return
-		}
-		l.logger.Error("events listener lost its connection", err, nil)
-		for conn = nil; conn == nil; {
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(backoff):
-			}
-			if conn, err = l.connect(ctx); err != nil {
-				backoff = min(2*backoff, 10*time.Second)
-				l.logger.Error("events listener cannot reconnect", err, watermill.LogFields{"retry_in": backoff})
-			}
-		}
-		backoff = 100 * time.Millisecond
-		l.wake.Notify() // notifications sent while disconnected are gone
-	}
 }
 
 // listen waits for notifications on the pgx connection under conn. When it ends, the
