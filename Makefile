@@ -113,6 +113,9 @@ clients:
 # and aged PostgreSQL and fresh SQLite; WEBHOOKLOAD_FLAGS e.g. -phase 5s -aged-rows 100000, or
 # -states fresh -sqlite=false -instances 1,2,3 -transport sql,nats (docs/events.md, "Scaling").
 # Then the Idempotency-Key's cost: every other request keyed, both halves' API latencies per phase.
+# BENCH_NETWORK=1 adds the simulated network (about 6 min): three instances reaching PostgreSQL
+# and NATS through Toxiproxy (+1 ms each way), 200/s, then one instance cut off for 10 s
+# (handover, losses, duplicates), on both transports (docs/performance.md, "Capacity model").
 # Benchmarks: Go benchmarks and bounded load runs on loopback, printed as ratios to a
 # baseline measured in the same run.
 # Every dashboard page (1,000 keys, 10,000 audit rows, SQLite) against GET /healthz.
@@ -126,6 +129,7 @@ bench:
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/analyticsbench
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/webhookload $(WEBHOOKLOAD_FLAGS)
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/webhookload -states fresh -sqlite=false -phases 50,200 -phase 10s -idle 2s -idempotency alternate
+	if [ -n "$(BENCH_NETWORK)" ]; then CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) CREATORAPI_TEST_NATS_URL=$(NATS_URL) $(GO) run ./tests/webhookload -states fresh -sqlite=false -transport sql,nats -instances 3 -network -phases 200,cut -phase 10s -idle 2s; fi
 	$(GO) run ./tests/dashboardbench
 	CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) $(GO) run ./tests/deliverylogbench
 

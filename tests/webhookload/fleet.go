@@ -16,10 +16,19 @@ import (
 // fleet is the `serve` processes of one run, all on the same database.
 type fleet []*service
 
-func newFleet(n int, bin, dataDir, dbURL string, env []string) (fleet, error) {
+// newFleet builds n instances; net, when not nil, routes each one's database and broker
+// connections through proxies of its own (-network).
+func newFleet(n int, bin, dataDir, dbURL string, env []string, net *network) (fleet, error) {
 	f := make(fleet, n)
 	for i := range f {
-		s, err := newService(bin, filepath.Join(dataDir, fmt.Sprintf("instance%d", i)), dbURL, env)
+		iURL, iEnv := dbURL, env
+		if net != nil {
+			var err error
+			if iURL, iEnv, err = net.instance(i, dbURL, env); err != nil {
+				return nil, err
+			}
+		}
+		s, err := newService(bin, filepath.Join(dataDir, fmt.Sprintf("instance%d", i)), iURL, iEnv)
 		if err != nil {
 			return nil, err
 		}

@@ -46,6 +46,9 @@ type config struct {
 	workspaces  int            // the driver's workspaces; events are partitioned by workspace
 	idempotency string         // none, all, alternate: requests with a fresh Idempotency-Key
 	endpoint    map[string]any // extra fields of each endpoint's create body (pacing: rateLimit, ordered)
+	network     bool           // instances reach PostgreSQL and NATS through Toxiproxy
+	latency     time.Duration  // the network's latency each way
+	cut         time.Duration  // the cut phase's partition of one instance
 }
 
 // scaling tells whether the run compares instance counts or transports (the summary
@@ -76,6 +79,9 @@ func main() {
 	flag.IntVar(&cfg.workspaces, "workspaces", 0, "workspaces the requests are spread over (events are partitioned by workspace); 0: 1 for a single SQL instance, 8 when scaling")
 	flag.StringVar(&cfg.idempotency, "idempotency", "none", "which requests carry a fresh Idempotency-Key: none, all, or alternate (every other; each phase then prints both halves' API latencies)")
 	endpoint := flag.String("endpoint", "", `extra JSON fields of each webhook endpoint, e.g. '{"rateLimit":1000}' (docs/webhook-receivers.md, "Rate limit, order, backlog")`)
+	flag.BoolVar(&cfg.network, "network", false, "instances reach PostgreSQL and the NATS nodes through Toxiproxy proxies (started in this process), -latency each way")
+	flag.DurationVar(&cfg.latency, "latency", time.Millisecond, "with -network: the latency added each way")
+	flag.DurationVar(&cfg.cut, "cut", 10*time.Second, "the cut phase (-phases ...,cut, needs -network): how long the last instance is cut off from PostgreSQL and NATS, 3 s into a 200/s phase")
 	flag.Parse()
 	if *endpoint != "" {
 		if err := json.Unmarshal([]byte(*endpoint), &cfg.endpoint); err != nil {
@@ -102,10 +108,18 @@ func main() {
 	for _, p := range strings.Split(*phases, ",") {
 		if p == "saturation" {
 			cfg.phases = append(cfg.phases, phase{name: p, conns: 32})
+		} else if p == "cut" {
+			cfg.phases = append(cfg.phases, phase{name: "cut@200/s", rate: 200, cut: true})
 		} else if rate, err := strconv.Atoi(p); err == nil && rate > 0 {
 			cfg.phases = append(cfg.phases, phase{name: p + "/s", rate: rate})
 		} else {
 			fmt.Fprintf(os.Stderr, "webhookload: -phases: %q is neither a rate nor saturation\n", p)
+			os.Exit(2)
+		}
+	}
+	for _, ph := range cfg.phases {
+		if ph.cut && !cfg.network {
+			fmt.Fprintln(os.Stderr, "webhookload: the cut phase needs -network")
 			os.Exit(2)
 		}
 	}
@@ -175,7 +189,11 @@ func (r runOf) label(cfg config, engine string) string {
 	if !cfg.scaling() {
 		return engine + " " + r.state
 	}
-	return fmt.Sprintf("%s %s, %s transport, %d instance(s), %d workspace(s)", engine, r.state, r.transport, r.instances, cfg.workspaces)
+	l := fmt.Sprintf("%s %s, %s transport, %d instance(s), %d workspace(s)", engine, r.state, r.transport, r.instances, cfg.workspaces)
+	if cfg.network {
+		l += fmt.Sprintf(", through Toxiproxy (+%v each way)", cfg.latency)
+	}
+	return l
 }
 
 // runPostgres runs on a database of its own, with the transport's stream of its own.
@@ -205,7 +223,12 @@ func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine strin
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
 
-	svcs, err := newFleet(rn.instances, bin, dataDir, dbURL, env)
+	var net *network
+	if cfg.network {
+		net = newNetwork(cfg.latency)
+		defer net.close()
+	}
+	svcs, err := newFleet(rn.instances, bin, dataDir, dbURL, env, net)
 	if err != nil {
 		return report{}, err
 	}
@@ -270,7 +293,7 @@ func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine strin
 	}
 	for _, ph := range cfg.phases {
 		stopProfile := startProfile(ctx, svc, cfg, label, ph.name)
-		res, err := runPhase(ctx, svcs, broker, d, rc, stats, ph, cfg.phase)
+		res, err := runPhaseOrCut(ctx, cfg, net, svcs, broker, d, rc, stats, ph)
 		stopProfile()
 		if err != nil {
 			return report{}, err

@@ -19,6 +19,7 @@ type phase struct {
 	name  string
 	rate  int // requests/s, open loop; 0 means closed loop with conns connections
 	conns int
+	cut   bool // cut the last instance off its network for -cut, 3 s in (-network)
 }
 
 type latencies struct{ p50, p99, max time.Duration }
@@ -46,6 +47,10 @@ type phaseResult struct {
 	xactsPerEvent             float64       // PostgreSQL transactions per delivered event
 	writesPerEvent            float64       // rows inserted, updated or deleted per delivered event
 	tableWrites               string        // the same per table
+	stages                    stages        // where the send-to-receipt time went (PostgreSQL)
+	cut                       *cutResult    // the cut phase's handover, losses and duplicates
+	missing                   int           // accepted requests whose webhook never came
+	unanswered                int           // webhooks of requests the API did not accept (committed, then the answer failed)
 }
 
 // drainLimit bounds the wait for a phase's webhooks after its last request.
@@ -74,6 +79,7 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 	r := phaseResult{phase: ph, sent: len(results)}
 	var apiLat []time.Duration
 	var lastAccepted time.Time
+	answered := map[int64]time.Time{}
 	want := map[int64]bool{}
 	for _, s := range results {
 		if !s.ok {
@@ -81,6 +87,7 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 		}
 		r.accepted++
 		want[s.seq] = true
+		answered[s.seq] = s.finished
 		apiLat = append(apiLat, s.latency)
 		if s.finished.After(lastAccepted) {
 			lastAccepted = s.finished
@@ -107,6 +114,17 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 		return phaseResult{}, err
 	}
 
+	got := rc.collectBySeq(from, to)
+	for seq := range want {
+		if _, ok := got[seq]; !ok {
+			r.missing++
+		}
+	}
+	for seq := range got {
+		if !want[seq] {
+			r.unanswered++
+		}
+	}
 	var receipt []time.Duration
 	var lastArrival time.Time
 	for _, a := range arrivals {
@@ -127,6 +145,9 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 		r.cpuShare = append(r.cpuShare, float64(svc1[i]-svc0[i])/float64(max(sum(svc1)-sum(svc0), 1)))
 	}
 	r.xactsPerEvent, r.writesPerEvent, r.tableWrites = pgc1.perEvent(pgc0, r.delivered)
+	if r.stages, err = measureStages(ctx, stats, rc.collectBySeq(from, to), answered); err != nil {
+		return phaseResult{}, err
+	}
 	switch {
 	case !complete:
 		r.backlog = -1

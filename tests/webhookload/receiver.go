@@ -23,6 +23,7 @@ type receiver struct {
 	seen      map[string]bool // event ids
 	arrivals  map[int64]arrival
 	bad       int
+	dups      int // deliveries of an event id seen before
 	requests  int
 	lastAtAll time.Time
 }
@@ -30,6 +31,8 @@ type receiver struct {
 type arrival struct {
 	at      time.Time
 	latency time.Duration
+	sent    time.Time // the request's send time (its metadata)
+	eventID string
 }
 
 func newReceiver() *receiver {
@@ -64,6 +67,7 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	w.WriteHeader(http.StatusNoContent)
 	if r.seen[env.ID] {
+		r.dups++
 		return
 	}
 	r.seen[env.ID] = true
@@ -72,7 +76,7 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if err1 != nil || err2 != nil {
 		return // not one of ours (the template event of the aged load)
 	}
-	r.arrivals[seq] = arrival{at: now, latency: now.Sub(time.Unix(0, sent))}
+	r.arrivals[seq] = arrival{at: now, latency: now.Sub(time.Unix(0, sent)), sent: time.Unix(0, sent), eventID: env.ID}
 	r.lastAtAll = now
 }
 
@@ -116,6 +120,25 @@ func (r *receiver) collect(from, to int64) []arrival {
 		}
 	}
 	return out
+}
+
+// collectBySeq returns the arrivals of seqs [from, to) seen so far, by seq.
+func (r *receiver) collectBySeq(from, to int64) map[int64]arrival {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[int64]arrival, to-from)
+	for s := from; s < to; s++ {
+		if a, ok := r.arrivals[s]; ok {
+			out[s] = a
+		}
+	}
+	return out
+}
+
+func (r *receiver) dupCount() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.dups
 }
 
 func (r *receiver) badCount() int {

@@ -46,6 +46,12 @@ func (r report) print(w io.Writer) {
 		if p.brokerCPUms > 0 {
 			fmt.Fprintf(w, "%-11s nats-server %.2f ms of CPU per event\n", p.name, p.brokerCPUms)
 		}
+		if p.cut != nil {
+			fmt.Fprintf(w, "%-11s %s\n", p.name, p.cut)
+		}
+		if st := p.stages.String(); st != "" {
+			fmt.Fprintf(w, "%-11s %s\n", p.name, st)
+		}
 		if len(p.cpuShare) > 1 {
 			fmt.Fprintf(w, "%-11s per instance: CPU share %s, pairs held %s\n", p.name, shares(p.cpuShare), ints(p.pairs))
 		}
@@ -84,12 +90,12 @@ func printScaling(w io.Writer, reports []report) {
 	fmt.Fprintf(w, "\nwebhookload: scaling\n")
 	fmt.Fprintf(w, "%-9s %3s %-11s %8s %8s %8s %8s | %7s %7s %7s %7s | %-12s %s\n",
 		"transport", "n", "phase", "accept/s", "deliv/s", "rcpt p50", "rcpt p99",
-		"svc", "pg", "nats", "cpu", "CPU share", "pairs held")
+		"svc", "pg", "nats", "cpu", "CPU share", "pairs held, xacts/event, p99 row->POST")
 	for _, r := range reports {
 		for _, p := range r.phases {
-			fmt.Fprintf(w, "%-9s %3d %-11s %8.0f %8.0f %8s %8s | %7.2f %7.2f %7.2f %7.2f | %-12s %s\n",
+			fmt.Fprintf(w, "%-9s %3d %-11s %8.0f %8.0f %8s %8s | %7.2f %7.2f %7.2f %7.2f | %-12s %s, %.1f, %s\n",
 				r.run.transport, r.run.instances, p.name, p.acceptedPerSec, p.deliveredPerSec, ms(p.receipt.p50), ms(p.receipt.p99),
-				p.svcCPUms, p.pgCPUms, p.brokerCPUms, p.svcCPUms+p.pgCPUms+p.brokerCPUms, shares(p.cpuShare), ints(p.pairs))
+				p.svcCPUms, p.pgCPUms, p.brokerCPUms, p.svcCPUms+p.pgCPUms+p.brokerCPUms, shares(p.cpuShare), ints(p.pairs), p.xactsPerEvent, ms(p.stages.txToSend.p99))
 		}
 	}
 	fmt.Fprintln(w, "times in ms; CPU in ms per delivered event (svc: all instances); CPU share and pairs held per instance; nats: the shared nats-server's CPU")

@@ -32,7 +32,8 @@ type Outbox struct {
 	ids    platform.IDs
 	clock  platform.Clock
 	logger watermill.LoggerAdapter
-	wake   *wakeup.Wakeup // nil: subscribers find events by their slow poll only
+	wake   *wakeup.Wakeup   // nil: subscribers find events by their slow poll only
+	notify *wakeup.Notifier // PostgreSQL: other instances' wakeups, after the commit
 	inline []events.Consumer
 	tracer trace.Tracer // nil: the trace context is stored, no span recorded
 }
@@ -53,19 +54,30 @@ func New(db *sqldb.DB, ids platform.IDs, clock platform.Clock, logger watermill.
 }
 
 // SignalCommits makes the outbox wake w's subscribers when a transaction that published
-// commits; on PostgreSQL it also notifies NotifyChannel in that transaction, which
-// wakes the subscribers of other instances (see Listener).
+// commits; on PostgreSQL it also notifies NotifyChannel after that commit (wakeup.Notifier),
+// which wakes the subscribers of other instances (see Listener).
 func (o *Outbox) SignalCommits(w *wakeup.Wakeup) *Outbox {
 	o.wake = w
+	if o.db.Dialect == sqldb.Postgres {
+		o.notify = wakeup.NewNotifier(o.db.Writer.DB, w.Instance(), o.logger)
+	}
 	return o
+}
+
+// Drain waits until the notifications of the commits so far went out (the app's stop).
+func (o *Outbox) Drain(ctx context.Context) error {
+	if o.notify == nil {
+		return nil
+	}
+	return o.notify.Wait(ctx)
 }
 
 // ErrNoTransaction reports a publish outside WithinTx: an event must never outlive a rollback.
 var ErrNoTransaction = errors.New("outbox: publish outside a transaction")
 
 // Publish stamps each event with an evt_ id and the time, and inserts it in the outbox.
-// On PostgreSQL the insert and the cross-instance notification are one statement, so a
-// publish costs one round trip inside the caller's transaction, not two.
+// A publish costs one round trip inside the caller's transaction; the cross-instance
+// notification follows the commit (signal).
 //
 // The trace context of ctx (the publish's span, or the request's context when nothing
 // records spans) goes in each event's metadata (traceparent), in the same insert: the
@@ -149,28 +161,28 @@ func eventTypes(evs []events.Event) []events.Type {
 	return types
 }
 
-// signal arranges the wakeups (in-process with the types too: Wakeup.NotifyEvents) and
-// returns the statement to run: the insert, on PostgreSQL wrapped so that the same
-// statement notifies NotifyChannel (a data-modifying WITH runs whether or not the outer
-// query reads it). PostgreSQL delivers the notification only on commit and folds
-// identical ones of a transaction into one. When this instance's subscribers are
-// signalled in-process after the commit, the notification carries the instance's name
-// and its own listener skips it (one wakeup per commit, not two); inside a subscriber's
-// transaction, whose commit fires no hook, it carries none.
+// signal arranges the wakeups and returns the statement to run. A transaction with
+// after-commit hooks (the API's) signals this instance's subscribers in-process with the
+// types (Wakeup.NotifyEvents) and, on PostgreSQL, other instances through the Notifier,
+// both after the commit: the insert runs alone. Inside a subscriber's transaction, whose
+// commit fires no hook, PostgreSQL notifies in the insert's own statement (a
+// data-modifying WITH runs whether or not the outer query reads it; PostgreSQL delivers
+// the notification on commit and folds identical ones of a transaction into one).
 func (o *Outbox) signal(ctx context.Context, insert wsql.Query, keys []uint32, types []events.Type) (string, []any) {
 	if o.wake == nil {
 		return insert.Query, insert.Args
 	}
-	from := ""
-	if sqldb.AfterCommit(ctx, func() { o.wake.NotifyEvents(keys, types) }) {
-		from = o.wake.Instance()
-	}
-	if o.db.Dialect != sqldb.Postgres {
+	if sqldb.AfterCommit(ctx, func() {
+		o.wake.NotifyEvents(keys, types)
+		if o.notify != nil {
+			o.notify.Send(keys, types)
+		}
+	}) || o.db.Dialect != sqldb.Postgres {
 		return insert.Query, insert.Args
 	}
 	n := len(insert.Args)
 	stmt := fmt.Sprintf("WITH published AS (%s) SELECT pg_notify($%d, $%d)", insert.Query, n+1, n+2)
-	return stmt, append(insert.Args, wakeup.NotifyChannel, wakeup.Notification(from, keys))
+	return stmt, append(insert.Args, wakeup.NotifyChannel, wakeup.Notification("", keys, types...))
 }
 
 func (o *Outbox) message(ev events.Event) (*message.Message, events.Envelope, error) {

@@ -58,6 +58,12 @@ type gate struct {
 	// not, so only a commit, which signals, can bring more: the safety poll asks again
 	// instead of polling.
 	caughtUp bool
+	// lazyPoll: the coming poll was started by a lazy signal (or the rest after one), not
+	// by a signal of events the consumer takes; lazyRest: such a poll read all it could,
+	// so the next waits for the safety poll. Why: under steady load something new or held
+	// back always lies beyond the position, so the burst and the held-back polls after a
+	// lazy poll became a poll per commit, what a lazy signal exists to avoid.
+	lazyPoll, lazyRest bool
 }
 
 // newGate builds a gate; pending, which may be nil, tells whether committed events lie
@@ -76,8 +82,8 @@ func (g *gate) HandleError(logger watermill.LoggerAdapter, noMsg bool, err error
 	} else {
 		g.hooks.Run()
 	}
-	rows, heldBack := g.rows, g.heldBack
-	g.rows, g.heldBack = 0, false
+	rows, heldBack, lazyPoll := g.rows, g.heldBack, g.lazyPoll
+	g.rows, g.heldBack, g.lazyPoll = 0, false, false
 	aborted := g.abort != nil && g.abort.Err != nil
 	switch {
 	case err != nil && (errors.Is(err, context.Canceled) || isStopped(g.stop)):
@@ -90,6 +96,10 @@ func (g *gate) HandleError(logger watermill.LoggerAdapter, noMsg bool, err error
 	case err != nil:
 		logger.Error("Error querying for message", err, watermill.LogFields{"wait_time": g.retry})
 		return g.retry
+	case lazyPoll && (noMsg || rows < g.batch):
+		// What is left (held back, or committed since) can wait for the safety poll, where
+		// one transaction takes it all; a signal of a type the consumer takes wakes it sooner.
+		g.misses, g.caughtUp, g.lazyRest = len(g.burst)+1, false, true
 	case noMsg:
 		g.misses++
 	case rows < g.batch && g.pending != nil && !heldBack:
@@ -104,6 +114,7 @@ func (g *gate) HandleError(logger watermill.LoggerAdapter, noMsg bool, err error
 		g.misses = 1
 	default:
 		g.misses = 0
+		g.lazyPoll = lazyPoll // a full batch: poll on at once, as lazily
 	}
 	return 0
 }
@@ -129,6 +140,13 @@ func isStopped(stop <-chan struct{}) bool {
 
 func (g *gate) wait(ctx context.Context) {
 	if g.misses == 0 {
+		return
+	}
+	if g.lazyRest {
+		g.lazyRest = false
+		if !g.sleep(ctx, g.idle) {
+			g.lazyPoll = true // the safety poll: as lazy as the poll before it
+		}
 		return
 	}
 	if g.misses == 1 && len(g.burst) > 0 && g.pending != nil {
@@ -209,8 +227,10 @@ func (g *gate) sleep(ctx context.Context, d time.Duration) bool {
 	case <-g.lazy:
 		lt := time.NewTimer(g.idle)
 		defer lt.Stop()
+		g.lazyPoll = true
 		select {
 		case <-g.signals:
+			g.lazyPoll = false
 		case <-lt.C:
 		case <-t.C:
 		case <-g.stop:

@@ -79,11 +79,11 @@ func (l *Listener) listen(ctx context.Context, conn *sql.Conn) error {
 				}
 				return err
 			}
-			from, keys := parseNotification(n.Payload)
+			from, keys, types := parseNotification(n.Payload)
 			if from != "" && from == l.wake.instance {
 				continue // our own commit: its in-process signal already woke us
 			}
-			l.wake.Notify(keys...)
+			l.wake.NotifyEvents(keys, types)
 		}
 	})
 }

@@ -113,9 +113,12 @@ func (w *Wakeup) SubscribeTypes(holds func(key uint32) bool, takes func(events.T
 	}
 }
 
-// Notification is the PostgreSQL payload of a commit: "instance|key,key" (instance empty
-// when the committing process did not signal in-process).
-func Notification(from string, keys []uint32) string {
+// Notification is the PostgreSQL payload of a commit: "instance|key,key|type,type"
+// (instance empty when the committing process did not signal in-process). The types let
+// other instances signal lazily as this one does (NotifyEvents): without them every commit
+// of another instance woke its lazy and type-filtered consumers at once, a poll
+// transaction per commit and consumer that one instance does not run.
+func Notification(from string, keys []uint32, types ...events.Type) string {
 	var b strings.Builder
 	b.WriteString(from)
 	b.WriteByte('|')
@@ -125,21 +128,38 @@ func Notification(from string, keys []uint32) string {
 		}
 		b.WriteString(strconv.FormatUint(uint64(k), 10))
 	}
+	b.WriteByte('|')
+	for i, t := range types {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(string(t))
+	}
 	return b.String()
 }
 
-// parseNotification reads a payload back; an unreadable key list means "wake everyone".
-func parseNotification(payload string) (from string, keys []uint32) {
-	from, list, found := strings.Cut(payload, "|")
-	if !found || list == "" {
-		return from, nil
+// parseNotification reads a payload back; an unreadable key list means "wake everyone",
+// and no type list (an older instance's payload) means "types unknown": at once.
+func parseNotification(payload string) (from string, keys []uint32, types []events.Type) {
+	from, rest, found := strings.Cut(payload, "|")
+	if !found {
+		return from, nil, nil
+	}
+	list, typeList, _ := strings.Cut(rest, "|")
+	if typeList != "" {
+		for _, t := range strings.Split(typeList, ",") {
+			types = append(types, events.Type(t))
+		}
+	}
+	if list == "" {
+		return from, nil, types
 	}
 	for _, s := range strings.Split(list, ",") {
 		k, err := strconv.ParseUint(s, 10, 32)
 		if err != nil {
-			return from, nil
+			return from, nil, types
 		}
 		keys = append(keys, uint32(k))
 	}
-	return from, keys
+	return from, keys, types
 }

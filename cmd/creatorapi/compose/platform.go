@@ -47,8 +47,10 @@ func Platform() fx.Option {
 			},
 			sqlstore.NewSettings,
 			wakeup.New,
-			func(db *sqldb.DB, i platform.IDs, c platform.Clock, l watermill.LoggerAdapter, w *wakeup.Wakeup, t *observe.Tracing) *outbox.Outbox {
-				return outbox.New(db, i, c, l).SignalCommits(w).TraceWith(t.Tracer)
+			func(lc fx.Lifecycle, db *sqldb.DB, i platform.IDs, c platform.Clock, l watermill.LoggerAdapter, w *wakeup.Wakeup, t *observe.Tracing) *outbox.Outbox {
+				o := outbox.New(db, i, c, l).SignalCommits(w).TraceWith(t.Tracer)
+				lc.Append(fx.StopHook(o.Drain)) // the last commits' NOTIFY, before the pool closes
+				return o
 			},
 			func(o *outbox.Outbox) platform.Publisher { return o },
 		),
