@@ -46,6 +46,8 @@ type phaseResult struct {
 	xactsPerEvent             float64       // PostgreSQL transactions per delivered event
 	writesPerEvent            float64       // rows inserted, updated or deleted per delivered event
 	tableWrites               string        // the same per table
+	walPerEvent               float64       // WAL bytes per delivered event (the server's)
+	hotShare                  float64       // share of the run's row updates that were HOT
 }
 
 // drainLimit bounds the wait for a phase's webhooks after its last request.
@@ -61,7 +63,8 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 	if err != nil {
 		return phaseResult{}, err
 	}
-	pg0, br0 := postgresCPU(), brokerCPU(broker)
+	server := postmasterPID(ctx, stats)
+	pg0, br0 := postgresCPU(server), brokerCPU(broker)
 	start := time.Now()
 	var results []sendResult
 	if ph.rate > 0 {
@@ -97,7 +100,7 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 	if err != nil {
 		return phaseResult{}, err
 	}
-	pg1, br1 := postgresCPU(), brokerCPU(broker)
+	pg1, br1 := postgresCPU(server), brokerCPU(broker)
 	if r.pairs, err = svcs.pairsHeld(ctx, stats); err != nil {
 		return phaseResult{}, err
 	}
@@ -127,6 +130,7 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 		r.cpuShare = append(r.cpuShare, float64(svc1[i]-svc0[i])/float64(max(sum(svc1)-sum(svc0), 1)))
 	}
 	r.xactsPerEvent, r.writesPerEvent, r.tableWrites = pgc1.perEvent(pgc0, r.delivered)
+	r.walPerEvent, r.hotShare = pgc1.walPerEvent(pgc0, r.delivered)
 	switch {
 	case !complete:
 		r.backlog = -1
@@ -172,12 +176,13 @@ func waitQuiet(svcs fleet) time.Duration {
 func measureIdle(ctx context.Context, svcs fleet, stats *sqlx.DB, dur time.Duration) (idle struct{ svc, pg, backends, drained time.Duration }) {
 	idle.drained = waitQuiet(svcs)
 	s0, _ := svcs.cpu()
-	p0, b0 := postgresCPU(), backendsCPU(ctx, stats)
+	server := postmasterPID(ctx, stats)
+	p0, b0 := postgresCPU(server), backendsCPU(ctx, stats)
 	start := time.Now().UTC()
 	time.Sleep(dur)
 	fmt.Printf("webhookload: idle measured from %s to %s UTC\n", start.Format("15:04:05.000"), time.Now().UTC().Format("15:04:05.000"))
 	s1, _ := svcs.cpu()
-	p1, b1 := postgresCPU(), backendsCPU(ctx, stats)
+	p1, b1 := postgresCPU(server), backendsCPU(ctx, stats)
 	scale := float64(30*time.Second) / float64(dur)
 	idle.svc = time.Duration(float64(sum(s1)-sum(s0)) * scale)
 	idle.pg = time.Duration(float64(p1-p0) * scale)
