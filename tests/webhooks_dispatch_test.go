@@ -162,6 +162,37 @@ func TestWebhookTwoInstancesNeverSendADeliveryTwice(t *testing.T) {
 	})
 }
 
+// A delivery past retention takes its attempts with it even when they are younger than the
+// cutoff (an instance's clock ahead of the one that recorded the delivery): SQLite by the
+// foreign key's cascade, PostgreSQL, which has no such key, in the statement that deletes
+// the deliveries. No attempt is left without its delivery.
+func TestWebhookLogPruneTakesADeliverysAttemptsWithIt(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		env := testenv.StartWebhooks(t, dbURL, nil)
+		ws := env.CreateWorkspace(t, "Academy")
+		rc := testenv.NewReceiver(t)
+		env.CreateWebhook(t, ws, rc.URL, "course.published")
+		fanOut(t, env, syntheticEvents(ws, 3)...)
+		env.RunDue(t)
+		late := testenv.Epoch.Add(31 * 24 * time.Hour)
+		if _, err := env.DB.Writer.Exec(env.DB.Rebind(`UPDATE webhook_attempts SET attempted_at = ?`), late); err != nil {
+			t.Fatal(err)
+		}
+		env.Clock.Set(testenv.Epoch.Add(30*24*time.Hour + time.Second))
+		n, err := env.App.Commands.PruneLog.Handle(context.Background())
+		if err != nil || n != 3 { // the 3 deliveries; their attempts went with them, uncounted
+			t.Fatalf("pruned %d rows, %v; want 3 deliveries", n, err)
+		}
+		var attempts, deliveries int
+		if err := env.DB.Reader.Get(&attempts, `SELECT COUNT(*) FROM webhook_attempts`); err != nil || attempts != 0 {
+			t.Fatalf("%d attempts left after their deliveries were pruned (%v)", attempts, err)
+		}
+		if err := env.DB.Reader.Get(&deliveries, `SELECT COUNT(*) FROM webhook_deliveries`); err != nil || deliveries != 0 {
+			t.Fatalf("%d deliveries left (%v)", deliveries, err)
+		}
+	})
+}
+
 func TestWebhookLogIsPrunedAfter30Days(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		env := testenv.StartWebhooks(t, dbURL, nil)

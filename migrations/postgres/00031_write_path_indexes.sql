@@ -5,6 +5,16 @@
 -- event wrote four such entries (its attempt, its ledger row, its outbox row, its
 -- finished delivery); a BRIN summary changes only when a value falls outside its range.
 -- SQLite keeps b-trees (it has no BRIN); the columns and predicates are the same.
+--
+-- Two foreign keys go, on PostgreSQL only: each ran a trigger per inserted row that read
+-- and share-locked the parent row. Every delivery written locked its endpoint's row, the
+-- one row all of an endpoint's concurrent publishing transactions touch (a MultiXact as
+-- soon as two overlap); every attempt logged locked its delivery's row again. What they
+-- guarded holds by construction: the fan-out inserts deliveries for the endpoints its own
+-- statement reads, and no endpoint is ever deleted (disabled, never removed); an attempt
+-- is inserted from the delivery row its statement (or transaction) just updated, and
+-- retention deletes a delivery's attempts with it (adapters/sql/webhooks/prune.go, what
+-- ON DELETE CASCADE did). SQLite's checks are calls in the process: they stay.
 DROP INDEX webhook_attempts_by_time;
 CREATE INDEX webhook_attempts_by_time ON webhook_attempts USING brin (attempted_at);
 DROP INDEX event_processed_at;
@@ -13,8 +23,14 @@ DROP INDEX watermill_events_created_at;
 CREATE INDEX watermill_events_created_at ON watermill_events USING brin (created_at);
 DROP INDEX webhook_deliveries_finished;
 CREATE INDEX webhook_deliveries_finished ON webhook_deliveries USING brin (updated_at) WHERE status <> 'pending';
+ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_subscription_id_fkey;
+ALTER TABLE webhook_attempts DROP CONSTRAINT webhook_attempts_delivery_id_fkey;
 
 -- +goose Down
+ALTER TABLE webhook_attempts ADD CONSTRAINT webhook_attempts_delivery_id_fkey
+    FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries (id) ON DELETE CASCADE;
+ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_subscription_id_fkey
+    FOREIGN KEY (subscription_id) REFERENCES webhook_subscriptions (id);
 DROP INDEX webhook_attempts_by_time;
 CREATE INDEX webhook_attempts_by_time ON webhook_attempts (attempted_at);
 DROP INDEX event_processed_at;
