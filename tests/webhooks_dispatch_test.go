@@ -31,6 +31,19 @@ func fanOut(t *testing.T, env *testenv.WebhookEnv, evs ...events.Envelope) {
 	}
 }
 
+// threeEventsToOneEndpoint starts the webhook service with one endpoint of
+// course.published in a new workspace, a receiver behind it, and three such events fanned
+// out (not yet sent); it returns the service, the workspace, the endpoint and the receiver.
+func threeEventsToOneEndpoint(t *testing.T, dbURL string) (*testenv.WebhookEnv, string, string, *testenv.Receiver) {
+	t.Helper()
+	env := testenv.StartWebhooks(t, dbURL, nil)
+	ws := env.CreateWorkspace(t, "Academy")
+	rc := testenv.NewReceiver(t)
+	whk, _ := env.CreateWebhook(t, ws, rc.URL, "course.published")
+	fanOut(t, env, syntheticEvents(ws, 3)...)
+	return env, ws, whk, rc
+}
+
 func syntheticEvents(ws string, n int) []events.Envelope {
 	out := make([]events.Envelope, n)
 	for i := range out {
@@ -168,11 +181,7 @@ func TestWebhookTwoInstancesNeverSendADeliveryTwice(t *testing.T) {
 // the deliveries. No attempt is left without its delivery.
 func TestWebhookLogPruneTakesADeliverysAttemptsWithIt(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
-		env := testenv.StartWebhooks(t, dbURL, nil)
-		ws := env.CreateWorkspace(t, "Academy")
-		rc := testenv.NewReceiver(t)
-		env.CreateWebhook(t, ws, rc.URL, "course.published")
-		fanOut(t, env, syntheticEvents(ws, 3)...)
+		env, _, _, _ := threeEventsToOneEndpoint(t, dbURL)
 		env.RunDue(t)
 		late := testenv.Epoch.Add(31 * 24 * time.Hour)
 		if _, err := env.DB.Writer.Exec(env.DB.Rebind(`UPDATE webhook_attempts SET attempted_at = ?`), late); err != nil {
@@ -195,11 +204,7 @@ func TestWebhookLogPruneTakesADeliverysAttemptsWithIt(t *testing.T) {
 
 func TestWebhookLogIsPrunedAfter30Days(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
-		env := testenv.StartWebhooks(t, dbURL, nil)
-		ws := env.CreateWorkspace(t, "Academy")
-		rc := testenv.NewReceiver(t)
-		whk, _ := env.CreateWebhook(t, ws, rc.URL, "course.published")
-		fanOut(t, env, syntheticEvents(ws, 3)...)
+		env, ws, whk, _ := threeEventsToOneEndpoint(t, dbURL)
 		env.RunDue(t)
 		env.Clock.Set(testenv.Epoch.Add(29 * 24 * time.Hour))
 		fanOut(t, env, syntheticEvents(ws, 4)[3])
