@@ -29,6 +29,10 @@ var schemaDriftAllowed = map[string]string{
 	"watermill_events.metadata: type postgres=json sqlite=text":                      "watermill-sql's PostgreSQL layout",
 	"watermill_offsets_events.last_processed_transaction_id: only in postgres":       "watermill-sql's PostgreSQL layout",
 	"watermill_offsets_events.offset_acked: nullable postgres=true sqlite=false":     "the SQLite adapter starts offsets at 0",
+	// PostgreSQL's per-row checks share-locked the parent row at every delivery and attempt
+	// written; what they guarded holds by construction (migrations/postgres/00031).
+	"webhook_attempts: foreign key delivery_id -> webhook_deliveries(id) only in sqlite":                                                                                                               "PostgreSQL: retention deletes a delivery's attempts with it (prune.go)",
+	"webhook_deliveries: foreign key subscription_id -> webhook_subscriptions(id) only in sqlite":                                                                                                      "PostgreSQL: deliveries are written for endpoints the fan-out reads; none is ever deleted",
 	"watermill_events: index watermill_events_feed postgres={columns:partition_key,transaction_id,offset unique:false partial:false} sqlite={columns:partition_key,offset unique:false partial:false}": "the feed reads in each layout's stream order",
 }
 

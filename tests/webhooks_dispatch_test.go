@@ -31,6 +31,19 @@ func fanOut(t *testing.T, env *testenv.WebhookEnv, evs ...events.Envelope) {
 	}
 }
 
+// threeEventsToOneEndpoint starts the webhook service with one endpoint of
+// course.published in a new workspace, a receiver behind it, and three such events fanned
+// out (not yet sent); it returns the service, the workspace, the endpoint and the receiver.
+func threeEventsToOneEndpoint(t *testing.T, dbURL string) (*testenv.WebhookEnv, string, string, *testenv.Receiver) {
+	t.Helper()
+	env := testenv.StartWebhooks(t, dbURL, nil)
+	ws := env.CreateWorkspace(t, "Academy")
+	rc := testenv.NewReceiver(t)
+	whk, _ := env.CreateWebhook(t, ws, rc.URL, "course.published")
+	fanOut(t, env, syntheticEvents(ws, 3)...)
+	return env, ws, whk, rc
+}
+
 func syntheticEvents(ws string, n int) []events.Envelope {
 	out := make([]events.Envelope, n)
 	for i := range out {
@@ -162,13 +175,36 @@ func TestWebhookTwoInstancesNeverSendADeliveryTwice(t *testing.T) {
 	})
 }
 
+// A delivery past retention takes its attempts with it even when they are younger than the
+// cutoff (an instance's clock ahead of the one that recorded the delivery): SQLite by the
+// foreign key's cascade, PostgreSQL, which has no such key, in the statement that deletes
+// the deliveries. No attempt is left without its delivery.
+func TestWebhookLogPruneTakesADeliverysAttemptsWithIt(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		env, _, _, _ := threeEventsToOneEndpoint(t, dbURL)
+		env.RunDue(t)
+		late := testenv.Epoch.Add(31 * 24 * time.Hour)
+		if _, err := env.DB.Writer.Exec(env.DB.Rebind(`UPDATE webhook_attempts SET attempted_at = ?`), late); err != nil {
+			t.Fatal(err)
+		}
+		env.Clock.Set(testenv.Epoch.Add(30*24*time.Hour + time.Second))
+		n, err := env.App.Commands.PruneLog.Handle(context.Background())
+		if err != nil || n != 3 { // the 3 deliveries; their attempts went with them, uncounted
+			t.Fatalf("pruned %d rows, %v; want 3 deliveries", n, err)
+		}
+		var attempts, deliveries int
+		if err := env.DB.Reader.Get(&attempts, `SELECT COUNT(*) FROM webhook_attempts`); err != nil || attempts != 0 {
+			t.Fatalf("%d attempts left after their deliveries were pruned (%v)", attempts, err)
+		}
+		if err := env.DB.Reader.Get(&deliveries, `SELECT COUNT(*) FROM webhook_deliveries`); err != nil || deliveries != 0 {
+			t.Fatalf("%d deliveries left (%v)", deliveries, err)
+		}
+	})
+}
+
 func TestWebhookLogIsPrunedAfter30Days(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
-		env := testenv.StartWebhooks(t, dbURL, nil)
-		ws := env.CreateWorkspace(t, "Academy")
-		rc := testenv.NewReceiver(t)
-		whk, _ := env.CreateWebhook(t, ws, rc.URL, "course.published")
-		fanOut(t, env, syntheticEvents(ws, 3)...)
+		env, ws, whk, _ := threeEventsToOneEndpoint(t, dbURL)
 		env.RunDue(t)
 		env.Clock.Set(testenv.Epoch.Add(29 * 24 * time.Hour))
 		fanOut(t, env, syntheticEvents(ws, 4)[3])

@@ -11,11 +11,7 @@ import (
 // another instance sends those deliveries at once rather than when the lease expires.
 func TestStoppedDispatcherReleasesItsClaims(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
-		env := testenv.StartWebhooks(t, dbURL, nil)
-		ws := env.CreateWorkspace(t, "Academy")
-		rc := testenv.NewReceiver(t)
-		env.CreateWebhook(t, ws, rc.URL, "course.published")
-		fanOut(t, env, syntheticEvents(ws, 3)...)
+		env, _, _, rc := threeEventsToOneEndpoint(t, dbURL)
 
 		stop := make(chan struct{})
 		close(stop)

@@ -8,12 +8,16 @@ import (
 )
 
 // pgCounters are PostgreSQL's cumulative statistics for the run's database and schema:
-// transactions, and rows inserted, updated and deleted per table. Their differences over
-// a phase say how many transactions and row writes an event costs. (PostgreSQL flushes
-// these counters within about a second; the phases' drain wait covers that.)
+// transactions, rows inserted, updated and deleted per table, updates that were HOT (no
+// index entry written), and the WAL position. Their differences over a phase say how many
+// transactions, row writes and WAL bytes an event costs. (PostgreSQL flushes these
+// counters within about a second; the phases' drain wait covers that.) The WAL position is
+// the server's: on a server shared with other databases their writes count too.
 type pgCounters struct {
-	xacts  int64
-	writes map[string]int64 // table -> n_tup_ins + n_tup_upd + n_tup_del
+	xacts            int64
+	writes           map[string]int64 // table -> n_tup_ins + n_tup_upd + n_tup_del
+	updates, hotUpds int64            // all tables: n_tup_upd, n_tup_hot_upd
+	wal              int64            // pg_current_wal_lsn in bytes
 }
 
 func readPGCounters(ctx context.Context, db *sqlx.DB) (pgCounters, error) {
@@ -27,18 +31,37 @@ func readPGCounters(ctx context.Context, db *sqlx.DB) (pgCounters, error) {
 	if err := db.GetContext(ctx, &c.xacts, `SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()`); err != nil {
 		return c, err
 	}
-	var rows []struct {
-		Table  string `db:"relname"`
-		Writes int64  `db:"writes"`
+	if err := db.GetContext(ctx, &c.wal, `SELECT CAST(pg_current_wal_lsn() - CAST('0/0' AS pg_lsn) AS BIGINT)`); err != nil {
+		return c, err
 	}
-	if err := db.SelectContext(ctx, &rows, `SELECT relname, n_tup_ins + n_tup_upd + n_tup_del AS writes
+	var rows []struct {
+		Table   string `db:"relname"`
+		Writes  int64  `db:"writes"`
+		Updates int64  `db:"n_tup_upd"`
+		HOT     int64  `db:"n_tup_hot_upd"`
+	}
+	if err := db.SelectContext(ctx, &rows, `SELECT relname, n_tup_ins + n_tup_upd + n_tup_del AS writes, n_tup_upd, n_tup_hot_upd
 		FROM pg_stat_user_tables WHERE schemaname = current_schema()`); err != nil {
 		return c, err
 	}
 	for _, r := range rows {
 		c.writes[r.Table] = r.Writes
+		c.updates += r.Updates
+		c.hotUpds += r.HOT
 	}
 	return c, nil
+}
+
+// walPerEvent is the WAL written per event between two readings, in bytes, and the share
+// of row updates that were HOT.
+func (after pgCounters) walPerEvent(before pgCounters, events int) (bytes float64, hot float64) {
+	if events == 0 || after.writes == nil {
+		return 0, 0
+	}
+	if upd := after.updates - before.updates; upd > 0 {
+		hot = float64(after.hotUpds-before.hotUpds) / float64(upd)
+	}
+	return float64(after.wal-before.wal) / float64(events), hot
 }
 
 // perEvent returns transactions and row writes per event between two readings, with

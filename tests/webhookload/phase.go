@@ -51,6 +51,8 @@ type phaseResult struct {
 	cut                       *cutResult    // the cut phase's handover, losses and duplicates
 	missing                   int           // accepted requests whose webhook never came
 	unanswered                int           // webhooks of requests the API did not accept (committed, then the answer failed)
+	walPerEvent               float64       // WAL bytes per delivered event (the server's)
+	hotShare                  float64       // share of the run's row updates that were HOT
 }
 
 // drainLimit bounds the wait for a phase's webhooks after its last request.
@@ -66,7 +68,8 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 	if err != nil {
 		return phaseResult{}, err
 	}
-	pg0, br0 := postgresCPU(), brokerCPU(broker)
+	server := postmasterPID(ctx, stats)
+	pg0, br0 := postgresCPU(server), brokerCPU(broker)
 	start := time.Now()
 	var results []sendResult
 	if ph.rate > 0 {
@@ -104,7 +107,7 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 	if err != nil {
 		return phaseResult{}, err
 	}
-	pg1, br1 := postgresCPU(), brokerCPU(broker)
+	pg1, br1 := postgresCPU(server), brokerCPU(broker)
 	if r.pairs, err = svcs.pairsHeld(ctx, stats); err != nil {
 		return phaseResult{}, err
 	}
@@ -148,6 +151,7 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 	if r.stages, err = measureStages(ctx, stats, rc.collectBySeq(from, to), answered); err != nil {
 		return phaseResult{}, err
 	}
+	r.walPerEvent, r.hotShare = pgc1.walPerEvent(pgc0, r.delivered)
 	switch {
 	case !complete:
 		r.backlog = -1
@@ -193,12 +197,13 @@ func waitQuiet(svcs fleet) time.Duration {
 func measureIdle(ctx context.Context, svcs fleet, stats *sqlx.DB, dur time.Duration) (idle struct{ svc, pg, backends, drained time.Duration }) {
 	idle.drained = waitQuiet(svcs)
 	s0, _ := svcs.cpu()
-	p0, b0 := postgresCPU(), backendsCPU(ctx, stats)
+	server := postmasterPID(ctx, stats)
+	p0, b0 := postgresCPU(server), backendsCPU(ctx, stats)
 	start := time.Now().UTC()
 	time.Sleep(dur)
 	fmt.Printf("webhookload: idle measured from %s to %s UTC\n", start.Format("15:04:05.000"), time.Now().UTC().Format("15:04:05.000"))
 	s1, _ := svcs.cpu()
-	p1, b1 := postgresCPU(), backendsCPU(ctx, stats)
+	p1, b1 := postgresCPU(server), backendsCPU(ctx, stats)
 	scale := float64(30*time.Second) / float64(dur)
 	idle.svc = time.Duration(float64(sum(s1)-sum(s0)) * scale)
 	idle.pg = time.Duration(float64(p1-p0) * scale)

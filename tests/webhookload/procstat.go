@@ -44,10 +44,12 @@ func parseStatCPU(stat []byte) (time.Duration, error) {
 	return time.Duration(utime+stime) * time.Second / clockTicks, nil
 }
 
-// postgresCPU sums the CPU time of every process named postgres: the server and all its
-// backends. Backends that exited between two samples are lost, so connections are kept
-// pooled by the service; the machine should be otherwise quiet during a run.
-func postgresCPU() time.Duration {
+// postgresCPU sums the CPU time of the PostgreSQL server whose postmaster has that pid
+// (itself and its children: backends, WAL writer, checkpointer), or of every process
+// named postgres when postmaster is 0 (the server's files are not readable here).
+// Backends that exited between two samples are lost, so connections are kept pooled by
+// the service; the machine should be otherwise quiet during a run.
+func postgresCPU(postmaster int) time.Duration {
 	var total time.Duration
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
@@ -56,11 +58,44 @@ func postgresCPU() time.Duration {
 			continue
 		}
 		pid, _ := strconv.Atoi(filepath.Base(d))
+		if postmaster != 0 && pid != postmaster && parentOf(pid) != postmaster {
+			continue
+		}
 		if c, err := cpuOf(pid); err == nil {
 			total += c
 		}
 	}
 	return total
+}
+
+// parentOf is the process's parent pid (0 when unknown).
+func parentOf(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(fields) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(fields[1])
+	return ppid
+}
+
+// postmasterPID is the pid of the run's PostgreSQL server, read from postmaster.pid in its
+// data directory; 0 when that file is not readable (another machine, another user), and
+// then every postgres process counts.
+func postmasterPID(ctx context.Context, db *sqlx.DB) int {
+	var dir string
+	if db == nil || db.GetContext(ctx, &dir, `SELECT current_setting('data_directory')`) != nil {
+		return 0
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "postmaster.pid"))
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
+	return pid
 }
 
 // brokerCPU is the CPU time of the nats-server with that pid, 0 without one.

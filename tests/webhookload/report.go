@@ -58,7 +58,8 @@ func (r report) print(w io.Writer) {
 	}
 	for _, p := range r.phases {
 		if p.tableWrites != "" {
-			fmt.Fprintf(w, "%-11s PostgreSQL per event: %.1f transactions, %.1f row writes (%s)\n", p.name, p.xactsPerEvent, p.writesPerEvent, p.tableWrites)
+			fmt.Fprintf(w, "%-11s PostgreSQL per event: %.1f transactions, %.0f WAL bytes (the server's), %.1f row writes, %.0f %% of updates HOT (%s)\n",
+				p.name, p.xactsPerEvent, p.walPerEvent, p.writesPerEvent, 100*p.hotShare, p.tableWrites)
 		}
 	}
 	fmt.Fprintf(w, "idle (consumers drained after %v): service %s ms, PostgreSQL %s ms (this database's backends %s ms) of CPU per 30 s; peak RSS %.0f MiB; bad signatures %d\n",

@@ -29,8 +29,10 @@ func (p pacingRow) fill(s *webhooks.Subscription) {
 	s.Pacing.Ordered, s.PausedUntil = p.Ordered, platform.UTCPtr(p.PausedUntil)
 }
 
-// endpointGated is an inserted delivery's gate: its endpoint's.
-const endpointGated = `COALESCE((SELECT s.gated FROM webhook_subscriptions s WHERE s.id = ?), FALSE)`
+// endpointGated is an inserted delivery's gate: its endpoint's. It is NULL for an endpoint
+// never stored, which the NOT NULL column refuses: on PostgreSQL, whose deliveries carry no
+// foreign key (migration 00031), that is what refuses a delivery to no endpoint.
+const endpointGated = `(SELECT s.gated FROM webhook_subscriptions s WHERE s.id = ?)`
 
 // currentGate is an updated delivery's gate: its endpoint's.
 const currentGate = `COALESCE((SELECT s.gated FROM webhook_subscriptions s WHERE s.id = webhook_deliveries.subscription_id), FALSE)`
