@@ -29,7 +29,6 @@ func TestLeasedBlocksAdmitExactlyTheLimitAcrossInstances(t *testing.T) {
 	})
 	t.Run("redis", func(t *testing.T) {
 		redis, url := testenv.UseRedis(t), testenv.NewPostgresURL(t)
-		testenv.ReserveInstances(t, 1) // the second instance
 		expectExactly30Alternating(t, testenv.Start(t, url, redis), testenv.Start(t, url, redis))
 	})
 }
