@@ -20,39 +20,49 @@ func twoInstancesCountingInTheDatabase(t *testing.T, dbURL string) (a, b *testen
 
 // A key of 30 a minute used alternately through two instances gets exactly 30, and
 // every answer's X-RateLimit-Remaining is never lower than the truth and exact when
-// fewer than 5 remain (ratelimit.ExactZone).
+// fewer than 5 remain (ratelimit.ExactZone): counting in the database (both databases)
+// and in Redis (two instances on one PostgreSQL sharing one Redis).
 func TestLeasedBlocksAdmitExactlyTheLimitAcrossInstances(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		a, b := twoInstancesCountingInTheDatabase(t, dbURL)
-		ws := a.CreateWorkspace(t, "Academy")
-		_, key := a.CreateKeyWithQuota(t, ws, 30, 1000, "read:courses")
-		admitted := 0
-		for i := range 40 {
-			env := []*testenv.Env{a, b}[i%2]
-			r := env.API(key).Get(t, coursesPath)
-			got := rateOf(t, r)
-			switch r.Status {
-			case http.StatusOK:
-				admitted++
-			case http.StatusTooManyRequests:
-				if admitted < 30 {
-					t.Fatalf("request %d refused after %d admitted of 30", i+1, admitted)
-				}
-			default:
-				t.Fatalf("request %d: status %d", i+1, r.Status)
-			}
-			truth := int64(30 - admitted)
-			if got.Remaining < truth || (truth < 5 && got.Remaining != truth) {
-				t.Fatalf("request %d (instance %d): X-RateLimit-Remaining %d, truth %d", i+1, i%2, got.Remaining, truth)
-			}
-			if dayTruth := int64(1000 - admitted); got.DailyRemaining < dayTruth {
-				t.Fatalf("request %d: X-RateLimit-Daily-Remaining %d below the truth %d", i+1, got.DailyRemaining, dayTruth)
-			}
-		}
-		if admitted != 30 {
-			t.Fatalf("admitted %d of 40 alternating requests, want exactly 30", admitted)
-		}
+		expectExactly30Alternating(t, a, b)
 	})
+	t.Run("redis", func(t *testing.T) {
+		redis, url := testenv.UseRedis(t), testenv.NewPostgresURL(t)
+		expectExactly30Alternating(t, testenv.Start(t, url, redis), testenv.Start(t, url, redis))
+	})
+}
+
+func expectExactly30Alternating(t *testing.T, a, b *testenv.Env) {
+	t.Helper()
+	ws := a.CreateWorkspace(t, "Academy")
+	_, key := a.CreateKeyWithQuota(t, ws, 30, 1000, "read:courses")
+	admitted := 0
+	for i := range 40 {
+		env := []*testenv.Env{a, b}[i%2]
+		r := env.API(key).Get(t, coursesPath)
+		got := rateOf(t, r)
+		switch r.Status {
+		case http.StatusOK:
+			admitted++
+		case http.StatusTooManyRequests:
+			if admitted < 30 {
+				t.Fatalf("request %d refused after %d admitted of 30", i+1, admitted)
+			}
+		default:
+			t.Fatalf("request %d: status %d", i+1, r.Status)
+		}
+		truth := int64(30 - admitted)
+		if got.Remaining < truth || (truth < 5 && got.Remaining != truth) {
+			t.Fatalf("request %d (instance %d): X-RateLimit-Remaining %d, truth %d", i+1, i%2, got.Remaining, truth)
+		}
+		if dayTruth := int64(1000 - admitted); got.DailyRemaining < dayTruth {
+			t.Fatalf("request %d: X-RateLimit-Daily-Remaining %d below the truth %d", i+1, got.DailyRemaining, dayTruth)
+		}
+	}
+	if admitted != 30 {
+		t.Fatalf("admitted %d of 40 alternating requests, want exactly 30", admitted)
+	}
 }
 
 // A client that leaves an instance holding a block for another gets the whole quota

@@ -43,29 +43,34 @@ func NewUseCases(logger *slog.Logger, registry *prometheus.Registry) (*UseCases,
 // Begin starts the clock of one run.
 func (u *UseCases) Begin(ctx context.Context, useCase string) (context.Context, func(error)) {
 	start := time.Now()
-	return ctx, func(err error) {
-		elapsed := time.Since(start)
-		outcome := Outcome(err)
-		u.observer(useCase, outcome).Observe(elapsed.Seconds())
-		level := slog.LevelDebug
-		if outcome == "fault" {
-			level = slog.LevelError
+	return ctx, func(err error) { u.End(ctx, useCase, start, err) }
+}
+
+// End measures and logs one run that began at start (platform.Timer: no closure per run).
+func (u *UseCases) End(ctx context.Context, useCase string, start time.Time, err error) {
+	elapsed := time.Since(start)
+	outcome := Outcome(err)
+	u.observer(useCase, outcome).Observe(elapsed.Seconds())
+	level := slog.LevelDebug
+	if outcome == "fault" {
+		level = slog.LevelError
+	}
+	if u.logger.Enabled(ctx, level) {
+		attrs := []slog.Attr{slog.String("use_case", useCase), slog.String("outcome", outcome), slog.Duration("elapsed", elapsed)}
+		if id := platform.RequestID(ctx); id != "" {
+			attrs = append(attrs, slog.String("request_id", id))
 		}
-		if u.logger.Enabled(ctx, level) {
-			attrs := []slog.Attr{slog.String("use_case", useCase), slog.String("outcome", outcome), slog.Duration("elapsed", elapsed)}
-			if id := platform.RequestID(ctx); id != "" {
-				attrs = append(attrs, slog.String("request_id", id))
-			}
-			if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
-				attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()))
-			}
-			if err != nil {
-				attrs = append(attrs, slog.String("error", err.Error()))
-			}
-			u.logger.LogAttrs(ctx, level, "use case", attrs...)
+		if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+			attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()))
 		}
+		if err != nil {
+			attrs = append(attrs, slog.String("error", err.Error()))
+		}
+		u.logger.LogAttrs(ctx, level, "use case", attrs...)
 	}
 }
+
+var _ platform.Timer = (*UseCases)(nil)
 
 // observer returns the histogram of one use case and outcome, resolving its labels the
 // first time only (no label hashing per run).

@@ -17,7 +17,8 @@ import (
 func TestLeasedStoresAdmitExactlyTheQuotaUnderConcurrency(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "rl.db")
-	var stores []*Database
+	var stores []*Leased
+	var first *sqldb.DB
 	for range 2 {
 		db, err := sqldb.Open(ctx, "sqlite://"+path, "")
 		if err != nil {
@@ -26,6 +27,9 @@ func TestLeasedStoresAdmitExactlyTheQuotaUnderConcurrency(t *testing.T) {
 		t.Cleanup(func() { _ = db.Close() })
 		if err := db.Migrate(ctx); err != nil {
 			t.Fatal(err)
+		}
+		if first == nil {
+			first = db
 		}
 		stores = append(stores, NewDatabase(db, 50*time.Millisecond))
 	}
@@ -62,7 +66,7 @@ func TestLeasedStoresAdmitExactlyTheQuotaUnderConcurrency(t *testing.T) {
 		}
 	}
 	var leased, claimed int
-	if err := stores[0].DB.Reader.QueryRowxContext(ctx, `SELECT minute_leased, minute_count FROM rate_limit_counters WHERE subject = 'key:k'`).Scan(&leased, &claimed); err != nil {
+	if err := first.Reader.QueryRowxContext(ctx, `SELECT minute_leased, minute_count FROM rate_limit_counters WHERE subject = 'key:k'`).Scan(&leased, &claimed); err != nil {
 		t.Fatal(err)
 	}
 	if leased != 0 || claimed != q.PerMinute {

@@ -2,53 +2,58 @@ package ratelimit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
-
-	"github.com/creatorapi/creatorapi/application/ratelimit"
 )
 
-// takeScript checks both windows and counts in both, or in neither, atomically: Redis runs
-// a script alone. Keys carry the window's start, so a new window is a new key; each key
-// expires after its window, which is how old windows are cleaned up.
-const takeScript = `
-local m = tonumber(redis.call('GET', KEYS[1]) or '0')
-local d = tonumber(redis.call('GET', KEYS[2]) or '0')
-if m >= tonumber(ARGV[1]) or d >= tonumber(ARGV[2]) then
-  return {m, d, 0}
-end
-m = redis.call('INCR', KEYS[1])
-if m == 1 then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
-d = redis.call('INCR', KEYS[2])
-if d == 1 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
-return {m, d, 1}
-`
+// dayKeyTTL is how long a subject's row outlives its last claim: a day window and a
+// margin for clock skew between instances. It is how old windows are cleaned up.
+const dayKeyTTL = 25 * time.Hour
 
-// Key lifetimes: a window's length and a margin for clock skew between instances.
-const (
-	minuteKeyTTL = 2 * time.Minute
-	dayKeyTTL    = 25 * time.Hour
-)
-
-// Redis counts in Redis, so that instances sharing it share the quota exactly, without a
-// row lock in the database: one script call per request, no contention between requests.
+// Redis counts in Redis, so that instances sharing it share the quota exactly, by the
+// blocks of Leased: a claim reads the subject's hash, decides in Go (ratelimit.Grant)
+// and writes it back with a compare-and-set script, read again when another instance
+// wrote it meanwhile (two round trips per claim); requests are admitted from the block
+// in memory with no round trip.
 type Redis struct {
-	client *redis.Client
-	prefix string
-	take   *redis.Script
+	*Leased
+	rows *redisRows
 }
 
-// NewRedis connects to url (redis://host:port/db); every key starts with prefix.
-func NewRedis(url, prefix string) (*Redis, error) {
+// redisRows keeps each subject's row as a hash, <prefix>rl:{<subject>}.
+type redisRows struct {
+	client *redis.Client
+	prefix string
+	swap   *redis.Script
+}
+
+// swapScript writes the row's six new values (ARGV 7-12, with the key's lifetime in
+// ARGV 13) only if its fields still hold the values read (ARGV 1-6, "" for absent):
+// Redis runs a script alone, so no other instance's claim falls in between.
+const swapScript = `
+local cur = redis.call('HMGET', KEYS[1], 'ms', 'mc', 'ml', 'ds', 'dc', 'dl')
+for i = 1, 6 do
+  if (cur[i] or '') ~= ARGV[i] then return 0 end
+end
+redis.call('HSET', KEYS[1], 'ms', ARGV[7], 'mc', ARGV[8], 'ml', ARGV[9], 'ds', ARGV[10], 'dc', ARGV[11], 'dl', ARGV[12])
+redis.call('EXPIRE', KEYS[1], ARGV[13])
+return 1
+`
+
+// NewRedis connects to url (redis://host:port/db); every key starts with prefix;
+// lifetime <= 0 means DefaultLeaseLifetime.
+func NewRedis(url, prefix string, lifetime time.Duration) (*Redis, error) {
 	opts, err := redis.ParseURL(url)
 	if err != nil {
 		return nil, fmt.Errorf("redis url: %w", err)
 	}
 	boundWaits(opts)
-	return &Redis{client: redis.NewClient(opts), prefix: prefix, take: redis.NewScript(takeScript)}, nil
+	rows := &redisRows{client: redis.NewClient(opts), prefix: prefix, swap: redis.NewScript(swapScript)}
+	return &Redis{Leased: newLeased(rows, lifetime), rows: rows}, nil
 }
 
 // Short waits, unless the URL sets them (dial_timeout=, read_timeout=, max_retries=...):
@@ -83,28 +88,82 @@ func boundWaits(opts *redis.Options) {
 
 // Ping checks the connection at start, so a wrong URL fails fast.
 func (r *Redis) Ping(ctx context.Context) error {
-	if err := r.client.Ping(ctx).Err(); err != nil {
+	if err := r.rows.client.Ping(ctx).Err(); err != nil {
 		return fmt.Errorf("redis: %w", err)
 	}
 	return nil
 }
 
-// Close releases the connections.
-func (r *Redis) Close() error { return r.client.Close() }
-
-// Take runs the script. Both keys share a hash tag, so they live on one Redis Cluster slot.
-func (r *Redis) Take(ctx context.Context, subject string, w ratelimit.Windows, q ratelimit.Quota) (ratelimit.Usage, bool, error) {
-	base := r.prefix + "rl:{" + subject + "}:"
-	keys := []string{base + "m:" + strconv.FormatInt(w.Minute.Unix(), 10), base + "d:" + strconv.FormatInt(w.Day.Unix(), 10)}
-	res, err := r.take.Run(ctx, r.client, keys, q.PerMinute, q.PerDay, int(minuteKeyTTL.Seconds()), int(dayKeyTTL.Seconds())).Int64Slice()
-	if err != nil {
-		return ratelimit.Usage{}, false, fmt.Errorf("count request in redis: %w", err)
-	}
-	if len(res) != 3 {
-		return ratelimit.Usage{}, false, fmt.Errorf("count request in redis: unexpected reply %v", res)
-	}
-	return ratelimit.Usage{Minute: int(res[0]), Day: int(res[1])}, res[2] == 1, nil
+// Close hands back the blocks this instance holds, then releases the connections.
+func (r *Redis) Close(ctx context.Context) error {
+	return errors.Join(r.Leased.Close(ctx), r.rows.client.Close())
 }
 
-// Sweep has nothing to do: keys expire with their windows.
-func (r *Redis) Sweep(context.Context, time.Time) (int, error) { return 0, nil }
+// The hash's fields: each window's start, what was claimed in it, and how much of
+// that is blocks instances hold.
+var rowFields = []string{"ms", "mc", "ml", "ds", "dc", "dl"}
+
+// update reads the row, lets change modify it, and swaps it in if no other instance
+// wrote it meanwhile; else it reads again. The key carries the subject in a hash tag,
+// for Redis Cluster.
+func (r *redisRows) update(ctx context.Context, subject string, change func(row *counterRow)) error {
+	key := r.prefix + "rl:{" + subject + "}"
+	for {
+		values, err := r.client.HMGet(ctx, key, rowFields...).Result()
+		if err != nil {
+			return fmt.Errorf("redis counter: %w", err)
+		}
+		before, read, err := parseRow(values)
+		if err != nil {
+			return err
+		}
+		row := before
+		change(&row)
+		if row == before {
+			return nil
+		}
+		args := make([]any, 0, 13)
+		for _, v := range read {
+			args = append(args, v)
+		}
+		args = append(args, row.minuteStart, row.minuteCount, row.minuteLeased, row.dayStart, row.dayCount, row.dayLeased,
+			int(dayKeyTTL.Seconds()))
+		swapped, err := r.swap.Run(ctx, r.client, []string{key}, args...).Int()
+		if err != nil {
+			return fmt.Errorf("redis counter: %w", err)
+		}
+		if swapped == 1 {
+			return nil
+		}
+	}
+}
+
+// parseRow reads HMGET's answer, and the fields as read (absent ones, a new subject's,
+// are zero and "").
+func parseRow(values []any) (counterRow, [6]string, error) {
+	var n [6]int64
+	var read [6]string
+	for i, v := range values {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		x, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return counterRow{}, read, fmt.Errorf("redis counter field %s: %w", rowFields[i], err)
+		}
+		n[i], read[i] = x, s
+	}
+	return counterRow{minuteStart: n[0], minuteCount: int(n[1]), minuteLeased: int(n[2]),
+		dayStart: n[3], dayCount: int(n[4]), dayLeased: int(n[5])}, read, nil
+}
+
+func (r *redisRows) settle(ctx context.Context, subject string, b block) error {
+	if err := r.update(ctx, subject, func(row *counterRow) { row.settle(b) }); err != nil {
+		return fmt.Errorf("hand back requests: %w", err)
+	}
+	return nil
+}
+
+// deleteOld has nothing to do: rows expire a day after their last claim.
+func (r *redisRows) deleteOld(context.Context, int64) (int, error) { return 0, nil }

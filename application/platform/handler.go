@@ -3,6 +3,7 @@ package platform
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 // Handler is the one shape of a use case: a command or a query in, a result or an error
@@ -22,6 +23,14 @@ func (f HandlerFunc[C, R]) Handle(ctx context.Context, in C) (R, error) { return
 // returned context and ends it with the error).
 type Observer interface {
 	Begin(ctx context.Context, useCase string) (context.Context, func(err error))
+}
+
+// Timer is an Observer that needs nothing at a run's start but the time: a use case it
+// observes calls End once the run is over, instead of the closure Begin returns (an
+// allocation per run, paid on every request of the public API otherwise).
+type Timer interface {
+	Observer
+	End(ctx context.Context, useCase string, start time.Time, err error)
 }
 
 // NoObserver observes nothing (unit tests that build a module without the graph).
@@ -68,6 +77,18 @@ func Query[C, R any](name string, obs Observer, h HandlerFunc[C, R]) Handler[C, 
 func observed[C, R any](name string, obs Observer, h Handler[C, R]) Handler[C, R] {
 	if obs == nil {
 		obs = NoObserver{}
+	}
+	if t, ok := obs.(Timer); ok {
+		return HandlerFunc[C, R](func(ctx context.Context, in C) (R, error) {
+			start := time.Now()
+			out, err := h.Handle(ctx, in)
+			if err != nil {
+				var zero R
+				out, err = zero, fmt.Errorf("%s: %w", name, err)
+			}
+			t.End(ctx, name, start, err)
+			return out, err
+		})
 	}
 	return HandlerFunc[C, R](func(ctx context.Context, in C) (R, error) {
 		ctx, end := obs.Begin(ctx, name)

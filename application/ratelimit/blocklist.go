@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -10,6 +11,7 @@ import (
 type blocklist struct {
 	mu      sync.Mutex
 	entries map[string]Decision
+	size    atomic.Int64 // len(entries), read without the lock
 }
 
 func newBlocklist() *blocklist { return &blocklist{entries: map[string]Decision{}} }
@@ -17,8 +19,13 @@ func newBlocklist() *blocklist { return &blocklist{entries: map[string]Decision{
 func (b *blocklist) add(subject string, d Decision) {
 	b.mu.Lock()
 	b.entries[subject] = d
+	b.size.Store(int64(len(b.entries)))
 	b.mu.Unlock()
 }
+
+// empty tells whether no client is blocked: the common case, answered without naming
+// the client's bucket or taking the lock.
+func (b *blocklist) empty() bool { return b.size.Load() == 0 }
 
 // get returns the refusal of subject still in force at now, its Retry-After counted
 // from now.
@@ -31,6 +38,7 @@ func (b *blocklist) get(subject string, now time.Time) (Decision, bool) {
 	}
 	if !now.Before(d.RetryAt) {
 		delete(b.entries, subject)
+		b.size.Store(int64(len(b.entries)))
 		return Decision{}, false
 	}
 	d.RetryAfter = secondsUntil(now, d.RetryAt)
@@ -45,4 +53,5 @@ func (b *blocklist) prune(now time.Time) {
 			delete(b.entries, s)
 		}
 	}
+	b.size.Store(int64(len(b.entries)))
 }

@@ -41,6 +41,10 @@ func (l *Limiter) FailedAuth(listener Listener) FailedAuthBudget {
 	return FailedAuthBudget{limiter: l, prefix: prefix}
 }
 
+// AnyBlocked tells whether any client is blocked on this instance (any listener): when
+// none is, Blocked need not be asked, nor the client's address named.
+func (b FailedAuthBudget) AnyBlocked() bool { return !b.limiter.blocked.empty() }
+
 // Blocked tells whether the client at ip has exhausted this budget on this instance.
 // While it has, a request carrying an unchecked secret is refused before the secret
 // is looked at: answering 401 to wrong keys with 429 and 200 to a right one would

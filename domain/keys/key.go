@@ -90,7 +90,8 @@ func (k *Key) RotationDue(now time.Time) bool {
 
 // Verify tells whether token is this key's secret, in constant time.
 func (k *Key) Verify(token Token) bool {
-	return subtle.ConstantTimeCompare(k.SecretHash, token.Hash()) == 1
+	sum := token.sum()
+	return subtle.ConstantTimeCompare(k.SecretHash, sum[:]) == 1
 }
 
 // Active tells whether the key may still be used.

@@ -16,6 +16,9 @@ type target struct {
 	addr   string // host:port on loopback
 	path   string
 	bearer string
+	// onRun, when set, starts something for the measured run of d (a profile) and
+	// returns a function that waits for it.
+	onRun func(d time.Duration) func() error
 }
 
 // result is what one bounded run measured.
@@ -49,10 +52,17 @@ func measure(tgt target, lim limits, mallocs func() (float64, error)) (result, e
 	if err != nil {
 		return result{}, fmt.Errorf("%s allocations: %w", tgt.name, err)
 	}
+	wait := func() error { return nil }
+	if tgt.onRun != nil {
+		wait = tgt.onRun(lim.run)
+	}
 	start := time.Now()
 	lat, err := phase(client, tgt, lim.conns, lim.run, lim.maxRequests)
 	elapsed := time.Since(start)
 	if err != nil {
+		return result{}, fmt.Errorf("%s: %w", tgt.name, err)
+	}
+	if err := wait(); err != nil {
 		return result{}, fmt.Errorf("%s: %w", tgt.name, err)
 	}
 	after, err := mallocs()

@@ -2,7 +2,7 @@
 // fiber JSON handler (a process of its own, started the same way) in the same run:
 // GET /api/v1/courses?limit=25 with a high-quota key and 32 keep-alive connections, on
 // SQLite (counting in memory), on PostgreSQL (counting in it, by leased blocks), on
-// PostgreSQL counting in Redis, and two instances on one PostgreSQL behind a
+// PostgreSQL counting in Redis (by leased blocks too), and two instances on one PostgreSQL behind a
 // round-robin proxy, whose counting is checked exact (a key of 30 a minute used
 // alternately through both gets exactly 30). Each row: req/s, p50/p99, heap allocations
 // per request (the process's go_memstats_mallocs_total over the run) and the ratio to
@@ -45,6 +45,7 @@ func run() error {
 	redisURL := flag.String("redis", firstSet(os.Getenv("CREATORAPI_BENCH_REDIS_URL"), os.Getenv("CREATORAPI_TEST_REDIS_URL")), "Redis URL (empty: skip the run counting in Redis)")
 	prebuilt := flag.String("bin", "", "run this creatorapi binary instead of building ./cmd/creatorapi (to compare two builds)")
 	only := flag.String("only", "", "run only these targets besides the baseline, comma-separated: sqlite, postgres, redis, two")
+	profileDir := flag.String("profile", "", "write each target's CPU and allocation profiles of its measured run into this folder (the service runs with CREATORAPI_PPROF=true)")
 	flag.Parse()
 	selected := func(name string) bool {
 		return *only == "" || strings.Contains(","+*only+",", ","+name+",")
@@ -84,6 +85,9 @@ func run() error {
 		return nil
 	}
 	single := func(name, databaseURL string, ratioTarget float64, env map[string]string) error {
+		if *profileDir != "" {
+			env = withSetting(env, "CREATORAPI_PPROF", "true")
+		}
 		s, err := startService(bin, databaseURL, env)
 		if err != nil {
 			return err
@@ -93,7 +97,11 @@ func run() error {
 		if err != nil {
 			return fmt.Errorf("seed: %w", err)
 		}
-		return against(coursesTarget(name, s.publicAddr, key), s.mallocs, ratioTarget)
+		tgt := coursesTarget(name, s.publicAddr, key)
+		if *profileDir != "" {
+			tgt.onRun = func(d time.Duration) func() error { return profiler{dir: *profileDir}.during(name, s.opAddr, d) }
+		}
+		return against(tgt, s.mallocs, ratioTarget)
 	}
 
 	if selected("sqlite") {
@@ -115,7 +123,7 @@ func run() error {
 			prefix := fmt.Sprintf("creatorapi-bench:%d:", time.Now().UnixNano())
 			env := map[string]string{"CREATORAPI_RATE_LIMIT_STORE": "redis", "CREATORAPI_REDIS_URL": *redisURL, "CREATORAPI_REDIS_PREFIX": prefix}
 			if err := onFreshSchema(*pgURL, func(dbURL string) error {
-				return single("creatorapi, PostgreSQL (counting in Redis)", dbURL, postgresRatioTarget, env)
+				return single("creatorapi, PostgreSQL (leased counting in Redis)", dbURL, postgresRatioTarget, env)
 			}); err != nil {
 				return err
 			}
@@ -196,6 +204,17 @@ func loadAverage() string {
 		return "unknown"
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// withSetting returns env with name set to value (env is not modified).
+func withSetting(env map[string]string, name, value string) map[string]string {
+	out := map[string]string{name: value}
+	for k, v := range env {
+		if k != name {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 func firstSet(values ...string) string {

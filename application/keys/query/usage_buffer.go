@@ -14,6 +14,21 @@ type UsageBuffer struct {
 	pending map[string]time.Time
 	counts  map[KeyDay]int64
 	store   UsageStore
+	day     dayKeys
+}
+
+// dayKeys remembers the last day's key: formatting it costs an allocation per request.
+type dayKeys struct {
+	start int64 // unix seconds of 00:00 UTC
+	key   string
+}
+
+func (d *dayKeys) of(t time.Time) string {
+	start := t.Unix() - t.Unix()%86400
+	if t.Unix() < 0 || start != d.start || d.key == "" {
+		d.start, d.key = start, DayKey(t)
+	}
+	return d.key
 }
 
 // NewUsageBuffer builds the buffer over store.
@@ -25,7 +40,7 @@ func NewUsageBuffer(store UsageStore) *UsageBuffer {
 func (u *UsageBuffer) RecordUse(keyID string, at time.Time) {
 	u.mu.Lock()
 	u.note(keyID, at)
-	u.counts[KeyDay{keyID, DayKey(at)}]++
+	u.counts[KeyDay{keyID, u.day.of(at)}]++
 	u.mu.Unlock()
 }
 

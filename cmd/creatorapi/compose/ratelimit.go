@@ -46,13 +46,14 @@ func newRateCounter(lc fx.Lifecycle, cfg Config, db *sqldb.DB, logger *slog.Logg
 	}
 	switch store {
 	case "redis":
-		r, err := ratestore.NewRedis(cfg.RedisURL, cfg.RedisPrefix)
+		r, err := ratestore.NewRedis(cfg.RedisURL, cfg.RedisPrefix, 0)
 		if err != nil {
 			return nil, err
 		}
-		// While Redis is away each instance counts in memory (docs/rate-limits.md, "Redis away").
+		// While Redis is away each instance counts in memory (docs/rate-limits.md, "Redis away");
+		// blocks leased to this instance go back when it stops ("Blocks").
 		res := ratestore.NewResilient(r, logger, cfg.RedisProbeInterval)
-		lc.Append(fx.Hook{OnStart: res.Ping, OnStop: func(context.Context) error { res.Close(); return r.Close() }})
+		lc.Append(fx.Hook{OnStart: res.Ping, OnStop: func(ctx context.Context) error { res.Close(); return r.Close(ctx) }})
 		return res, res.Register(registry)
 	case "database":
 		// Blocks leased to this instance go back when it stops (docs/rate-limits.md, "Blocks").

@@ -26,8 +26,8 @@ const RequestDeadline = 15 * time.Second
 // Deadline gives each request's context RequestDeadline.
 func Deadline() fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		ctx, cancel := context.WithTimeout(c.UserContext(), RequestDeadline)
-		defer cancel()
+		ctx := newLazyDeadline(c.UserContext(), RequestDeadline) // no timer unless waited on
+		defer ctx.stop()
 		c.SetUserContext(ctx)
 		return c.Next()
 	}

@@ -19,6 +19,7 @@ type PageCache struct {
 
 type pageKey struct {
 	list        string
+	filters     string
 	workspaceID string
 	version     int64
 	cursor      string
@@ -38,7 +39,7 @@ func NewPageCache(entries int) (*PageCache, error) {
 func ServeCachedPage[T any](c *fiber.Ctx, cache *PageCache, cursors *Cursors, s Scope, version int64, req platform.PageRequest,
 	load func() (platform.Page[T], error)) error {
 	// Fiber's strings alias the request buffer, which is reused: the key must own its bytes.
-	key := pageKey{list: s.List + "\x00" + s.Filters, workspaceID: s.WorkspaceID, version: version, cursor: strings.Clone(c.Query("cursor")), limit: req.Limit}
+	key := pageKey{list: s.List, filters: s.Filters, workspaceID: s.WorkspaceID, version: version, cursor: strings.Clone(c.Query("cursor")), limit: req.Limit}
 	if body, ok := cache.pages.Get(key); ok {
 		return sendJSONBytes(c, body)
 	}

@@ -17,6 +17,7 @@ type RateLimiter interface {
 // FailedAuthBudget is the public listener's allowance of failed authentications per
 // client address (ratelimit.Limiter.FailedAuth(ratelimit.PublicListener)).
 type FailedAuthBudget interface {
+	AnyBlocked() bool
 	Blocked(ip string) (ratelimit.Decision, bool)
 	Take(ctx context.Context, ip string) (ratelimit.Decision, error)
 }
@@ -44,16 +45,19 @@ func KeyRateLimit(l RateLimiter) fiber.Handler {
 // allowance is refused before its key is looked at, so keys cannot be guessed at speed.
 func FailedAuthRateLimit(l FailedAuthBudget) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		ip := web.ClientIP(c)
-		if d, blocked := l.Blocked(ip); blocked {
-			web.SetRateHeaders(c, d)
-			return web.RateLimited(d)
+		// The client's address is named only when a client is blocked or this request
+		// failed: an authenticated request on an instance blocking nobody never needs it.
+		if l.AnyBlocked() {
+			if d, blocked := l.Blocked(web.ClientIP(c)); blocked {
+				web.SetRateHeaders(c, d)
+				return web.RateLimited(d)
+			}
 		}
 		err := c.Next()
 		if PrincipalOf(c).KeyID != "" {
 			return err // authenticated: the key's guard has counted it
 		}
-		d, lerr := l.Take(c.UserContext(), ip)
+		d, lerr := l.Take(c.UserContext(), web.ClientIP(c))
 		if lerr != nil {
 			return lerr
 		}

@@ -4,10 +4,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
-	"github.com/creatorapi/creatorapi/application/ratelimit"
 )
+
+// NewDatabase leases blocks of the rate_limit_counters table of db; lifetime <= 0
+// means DefaultLeaseLifetime.
+func NewDatabase(db *sqldb.DB, lifetime time.Duration) *Leased {
+	return newLeased(&databaseRows{Prepared: prepareLeaseStatements(db)}, lifetime)
+}
+
+// databaseRows keeps the rows in the rate_limit_counters table: an update is one
+// transaction holding the subject's row lock (on SQLite the writer is serialized).
+type databaseRows struct {
+	sqldb.Prepared[databaseStatements]
+}
 
 type databaseStatements struct{ Lock, Update, Insert, Settle, Delete string }
 
@@ -31,54 +43,11 @@ WHERE subject = ?`,
 	})
 }
 
-// counterRow is one subject's row: both windows' starts, what was claimed in each and
-// how much of that is blocks still held by instances.
-type counterRow struct {
-	minuteStart, dayStart   int64
-	minuteCount, dayCount   int
-	minuteLeased, dayLeased int
-}
-
-// settle hands back b's unused requests and drops it from the leased totals.
-func (r *counterRow) settle(b block) {
-	unused := b.granted - b.used
-	if r.minuteStart == b.minute {
-		r.minuteCount -= unused
-		r.minuteLeased = max(r.minuteLeased-b.granted, 0)
-	}
-	if r.dayStart == b.day {
-		r.dayCount -= unused
-		r.dayLeased = max(r.dayLeased-b.granted, 0)
-	}
-}
-
-// roll opens the windows of w when they are newer; a window never moves back, so an
-// instance whose clock lags counts in the window another has opened.
-func (r *counterRow) roll(w ratelimit.Windows) {
-	if m := w.Minute.Unix(); m > r.minuteStart {
-		r.minuteStart, r.minuteCount, r.minuteLeased = m, 0, 0
-	}
-	if d := w.Day.Unix(); d > r.dayStart {
-		r.dayStart, r.dayCount, r.dayLeased = d, 0, 0
-	}
-}
-
-type claimResult struct {
-	kind        ratelimit.GrantKind
-	n           int
-	minute, day int64
-	known       ratelimit.Usage
-}
-
 // errRowRace: another instance inserted the subject's first row at the same moment.
 var errRowRace = errors.New("rate-limit row created concurrently")
 
-// claimOnce settles this instance's previous block of subject, if any, and asks for a
-// new one (or a single request) in one transaction holding the subject's row lock. With
-// forget, blocks that other instances have not settled in time are counted as used.
-func (d *Database) claimOnce(ctx context.Context, subject string, e *leaseEntry, w ratelimit.Windows, q ratelimit.Quota, want int, forget bool) (claimResult, error) {
+func (d *databaseRows) update(ctx context.Context, subject string, change func(r *counterRow)) error {
 	for {
-		var res claimResult
 		err := d.DB.WithinTx(ctx, func(ctx context.Context) error {
 			var r counterRow
 			found, err := sqldb.Found(d.DB.Write(ctx).QueryRowxContext(ctx, d.Q.Lock, subject).
@@ -86,27 +55,10 @@ func (d *Database) claimOnce(ctx context.Context, subject string, e *leaseEntry,
 			if err != nil {
 				return fmt.Errorf("lock counter: %w", err)
 			}
-			if e.block.active {
-				r.settle(e.block)
-			}
-			r.roll(w)
-			if forget {
-				r.minuteLeased, r.dayLeased = 0, 0
-			}
-			c := ratelimit.Claimed{Minute: r.minuteCount, Day: r.dayCount, MinuteLeased: r.minuteLeased, DayLeased: r.dayLeased}
-			res.kind, res.n = ratelimit.Grant(c, q, want)
-			res.minute, res.day, res.known = r.minuteStart, r.dayStart, c.Known()
-			switch res.kind {
-			case ratelimit.Block:
-				r.minuteCount, r.dayCount = r.minuteCount+res.n, r.dayCount+res.n
-				r.minuteLeased, r.dayLeased = r.minuteLeased+res.n, r.dayLeased+res.n
-			case ratelimit.Single:
-				r.minuteCount, r.dayCount = r.minuteCount+1, r.dayCount+1
-			}
+			change(&r)
 			args := []any{r.minuteStart, r.minuteCount, r.dayStart, r.dayCount, r.minuteLeased, r.dayLeased, subject}
 			if found {
-				_, err = d.DB.Write(ctx).ExecContext(ctx, d.Q.Update, args...)
-				if err != nil {
+				if _, err := d.DB.Write(ctx).ExecContext(ctx, d.Q.Update, args...); err != nil {
 					return fmt.Errorf("update counter: %w", err)
 				}
 				return nil
@@ -120,19 +72,13 @@ func (d *Database) claimOnce(ctx context.Context, subject string, e *leaseEntry,
 			}
 			return nil
 		})
-		if errors.Is(err, errRowRace) {
-			continue
+		if !errors.Is(err, errRowRace) {
+			return err
 		}
-		if err != nil {
-			return res, fmt.Errorf("claim requests: %w", err)
-		}
-		e.block.active = false // settled in the transaction, if there was one
-		return res, nil
 	}
 }
 
-// settle hands back b's unused requests outside any claim (expiry, shutdown).
-func (d *Database) settle(ctx context.Context, subject string, b block) error {
+func (d *databaseRows) settle(ctx context.Context, subject string, b block) error {
 	unused := b.granted - b.used
 	_, err := d.DB.Writer.ExecContext(ctx, d.Q.Settle,
 		b.minute, unused, b.minute, b.granted, b.granted,
@@ -143,7 +89,7 @@ func (d *Database) settle(ctx context.Context, subject string, b block) error {
 	return nil
 }
 
-func (d *Database) deleteOld(ctx context.Context, cutoff int64) (int, error) {
+func (d *databaseRows) deleteOld(ctx context.Context, cutoff int64) (int, error) {
 	res, err := d.DB.Write(ctx).ExecContext(ctx, d.Q.Delete, cutoff)
 	if err != nil {
 		return 0, fmt.Errorf("delete old windows: %w", err)

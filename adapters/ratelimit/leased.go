@@ -28,20 +28,33 @@ const (
 	maxBlock   = 1 << 16
 )
 
-// Database counts in the rate_limit_counters table, so that instances sharing the
-// database share the quota exactly, without a row lock per request: an instance leases a
-// block of a subject's windows (one transaction), admits from it in memory, and hands
-// back what it did not use when the block expires, the window ends or it stops.
-// ratelimit.Grant sizes the blocks: half of what is left at most, single requests in
-// the last ratelimit.ExactZone of a window, where other instances' blocks must come
-// back first (docs/rate-limits.md, "Blocks").
-type Database struct {
-	sqldb.Prepared[databaseStatements]
+// Leased counts in a store that instances share (the rate_limit_counters table, or
+// Redis), exactly across them and without a round trip per request: an instance leases
+// a block of a subject's windows (one atomic update of the subject's row), admits from
+// it in memory, and hands back what it did not use when the block expires, the window
+// ends or it stops. ratelimit.Grant sizes the blocks: half of what is left at most,
+// single requests in the last ratelimit.ExactZone of a window, where other instances'
+// blocks must come back first (docs/rate-limits.md, "Blocks").
+type Leased struct {
+	rows     leaseRows
 	lifetime time.Duration
 
 	mu       sync.Mutex
 	subjects map[string]*leaseEntry
 	closed   bool
+}
+
+// leaseRows is where the shared rows live: each subject's windows, what was claimed in
+// them and how much of that is blocks instances hold.
+type leaseRows interface {
+	// update reads subject's row (zero when it has none), lets change modify it and
+	// stores it, atomically against every other instance; change may run more than
+	// once (a conflict is retried) and must only depend on the row.
+	update(ctx context.Context, subject string, change func(r *counterRow)) error
+	// settle hands back b's unused requests outside a claim (expiry, shutdown).
+	settle(ctx context.Context, subject string, b block) error
+	// deleteOld forgets the rows whose day window started before cutoff.
+	deleteOld(ctx context.Context, cutoff int64) (int, error)
 }
 
 // leaseEntry is this instance's block of one subject; its mutex serializes the
@@ -65,18 +78,17 @@ type block struct {
 	exhaustedBefore time.Time // used up before this: the next block doubles
 }
 
-// NewDatabase prepares the statements for db's dialect; lifetime <= 0 means
-// DefaultLeaseLifetime.
-func NewDatabase(db *sqldb.DB, lifetime time.Duration) *Database {
+// newLeased leases over rows; lifetime <= 0 means DefaultLeaseLifetime.
+func newLeased(rows leaseRows, lifetime time.Duration) *Leased {
 	if lifetime <= 0 {
 		lifetime = DefaultLeaseLifetime
 	}
-	return &Database{Prepared: prepareLeaseStatements(db), lifetime: lifetime, subjects: map[string]*leaseEntry{}}
+	return &Leased{rows: rows, lifetime: lifetime, subjects: map[string]*leaseEntry{}}
 }
 
 // Take admits from this instance's block when it has one for the windows w, else
-// claims in the database.
-func (d *Database) Take(ctx context.Context, subject string, w ratelimit.Windows, q ratelimit.Quota) (ratelimit.Usage, bool, error) {
+// claims in the shared store.
+func (d *Leased) Take(ctx context.Context, subject string, w ratelimit.Windows, q ratelimit.Quota) (ratelimit.Usage, bool, error) {
 	e := d.entry(subject)
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -96,7 +108,7 @@ func (b *block) usable(w ratelimit.Windows, q ratelimit.Quota, now time.Time) bo
 		w.Minute.Unix() <= b.minute && w.Day.Unix() <= b.day
 }
 
-func (d *Database) entry(subject string) *leaseEntry {
+func (d *Leased) entry(subject string) *leaseEntry {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	e := d.subjects[subject]
@@ -107,9 +119,9 @@ func (d *Database) entry(subject string) *leaseEntry {
 	return e
 }
 
-// claim asks the database, waiting while other instances hold blocks that must come
+// claim asks the shared store, waiting while other instances hold blocks that must come
 // back first. Called with e.mu held.
-func (d *Database) claim(ctx context.Context, subject string, e *leaseEntry, w ratelimit.Windows, q ratelimit.Quota) (ratelimit.Usage, bool, error) {
+func (d *Leased) claim(ctx context.Context, subject string, e *leaseEntry, w ratelimit.Windows, q ratelimit.Quota) (ratelimit.Usage, bool, error) {
 	start := time.Now()
 	want := d.nextWant(e, start)
 	if _, inTx := sqldb.TxFromContext(ctx); inTx {
@@ -141,7 +153,7 @@ func (d *Database) claim(ctx context.Context, subject string, e *leaseEntry, w r
 
 // nextWant doubles the block size when the last block was used up within half its
 // lifetime, and falls back to the first size when it expired half unused.
-func (d *Database) nextWant(e *leaseEntry, now time.Time) int {
+func (d *Leased) nextWant(e *leaseEntry, now time.Time) int {
 	d.mu.Lock()
 	closed := d.closed
 	d.mu.Unlock()
@@ -160,7 +172,7 @@ func (d *Database) nextWant(e *leaseEntry, now time.Time) int {
 }
 
 // hold keeps the block r granted, its first request used, and arms its settlement.
-func (d *Database) hold(subject string, e *leaseEntry, r claimResult, q ratelimit.Quota, start time.Time) {
+func (d *Leased) hold(subject string, e *leaseEntry, r claimResult, q ratelimit.Quota, start time.Time) {
 	e.block = block{
 		active: true, minute: r.minute, day: r.day, quota: q, granted: r.n, used: 1, known: r.known,
 		expires: start.Add(d.lifetime), exhaustedBefore: start.Add(d.lifetime / 2),
@@ -179,7 +191,7 @@ func (d *Database) hold(subject string, e *leaseEntry, r claimResult, q ratelimi
 
 // settleExpired hands back what is left of block generation gen, unless a claim has
 // settled or replaced it already.
-func (d *Database) settleExpired(subject string, e *leaseEntry, gen uint64) {
+func (d *Leased) settleExpired(subject string, e *leaseEntry, gen uint64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.gen != gen || !e.block.active {
@@ -187,8 +199,8 @@ func (d *Database) settleExpired(subject string, e *leaseEntry, gen uint64) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := d.settle(ctx, subject, e.block); err != nil {
-		// The database is away: try again later; the block is past use meanwhile.
+	if err := d.rows.settle(ctx, subject, e.block); err != nil {
+		// The store is away: try again later; the block is past use meanwhile.
 		e.block.expires = time.Time{}
 		e.timer.Reset(d.lifetime)
 		return
@@ -198,7 +210,7 @@ func (d *Database) settleExpired(subject string, e *leaseEntry, gen uint64) {
 
 // Close hands back every block this instance holds and leases no more (requests that
 // still come are counted one by one).
-func (d *Database) Close(ctx context.Context) error {
+func (d *Leased) Close(ctx context.Context) error {
 	d.mu.Lock()
 	d.closed = true
 	entries := make(map[string]*leaseEntry, len(d.subjects))
@@ -210,7 +222,7 @@ func (d *Database) Close(ctx context.Context) error {
 	for s, e := range entries {
 		e.mu.Lock()
 		if e.block.active {
-			if err := d.settle(ctx, s, e.block); err != nil && first == nil {
+			if err := d.rows.settle(ctx, s, e.block); err != nil && first == nil {
 				first = err
 			} else if err == nil {
 				e.block.active = false
@@ -226,7 +238,7 @@ func (d *Database) Close(ctx context.Context) error {
 
 // Sweep forgets this instance's settled blocks of days before dayStart, and the rows
 // whose day window started before it.
-func (d *Database) Sweep(ctx context.Context, dayStart time.Time) (int, error) {
+func (d *Leased) Sweep(ctx context.Context, dayStart time.Time) (int, error) {
 	cutoff := dayStart.Unix()
 	d.mu.Lock()
 	for s, e := range d.subjects {
@@ -238,5 +250,5 @@ func (d *Database) Sweep(ctx context.Context, dayStart time.Time) (int, error) {
 		}
 	}
 	d.mu.Unlock()
-	return d.deleteOld(ctx, cutoff)
+	return d.rows.deleteOld(ctx, cutoff)
 }
