@@ -93,6 +93,11 @@ type pendingResult struct {
 	done chan command.Recorded
 }
 
+// holdsALine says that the result's endpoint is ordered: its next delivery waits for this
+// record, so the recorder does not linger (lingering capped an ordered endpoint at one
+// delivery per recordLinger, about 20 a second).
+func (p *pendingResult) holdsALine() bool { return p.cmd.Lease.Endpoint.Pacing.Ordered }
+
 // NewDispatcher builds a dispatcher.
 func NewDispatcher(a app.Application, sender *Sender, clock platform.Clock, logger *slog.Logger, limits Limits, signal *Signal) *Dispatcher {
 	d := &Dispatcher{app: a, sender: sender, clock: clock, logger: logger, limits: limits, signal: signal, inFlight: map[string]int{}}
@@ -214,7 +219,9 @@ func (d *Dispatcher) attempt(l webhooks.Lease) {
 		d.recorded()
 		return
 	}
-	if l.Delivery.Attempts == 0 && !l.Delivery.Backfilled() {
+	// A gated endpoint's wait is its receiver's pacing (rate limit, order, pause), not the
+	// pipeline's lag: counted, it slowed every workspace's API behind one ordered endpoint.
+	if l.Delivery.Attempts == 0 && !l.Delivery.Backfilled() && !l.Endpoint.Gated() {
 		d.pacer.ObserveSince(platform.StageDispatch, l.Delivery.CreatedAt)
 	}
 	var res webhooks.Result
@@ -274,7 +281,7 @@ func (d *Dispatcher) record(ctx context.Context, cmd command.RecordAttempt) comm
 func (d *Dispatcher) flush(ctx context.Context) {
 	for {
 		d.rmu.Lock()
-		short := len(d.queue) > 0 && len(d.queue) < recordBatch
+		short := len(d.queue) > 0 && len(d.queue) < recordBatch && !slices.ContainsFunc(d.queue, (*pendingResult).holdsALine)
 		d.rmu.Unlock()
 		if short {
 			time.Sleep(recordLinger)
