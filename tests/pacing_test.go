@@ -18,21 +18,14 @@ import (
 // with the manual clock to make the pipeline look late. (The fan-out runs in the
 // publishing transaction: it cannot lag.)
 func TestPacingHearsTheDispatcherAndHoldsBackWrites(t *testing.T) {
-	var pacer *platform.Pacer
-	env := testenv.StartWebhooks(t, testenv.NewSQLiteURL(t), func(c *compose.Config) { c.EventsMaxLag = 250 * time.Millisecond }, fx.Populate(&pacer))
-	ws := env.CreateWorkspace(t, "Paced")
-	key := env.LearningKey(t, ws)
-	rc := testenv.NewReceiver(t)
-	env.CreateWebhook(t, ws, rc.URL, "student.created", "course.published")
+	p := startPaced(t)
+	env, pacer, key := p.env, p.pacer, p.key
+	env.CreateWebhook(t, p.ws, p.rc.URL, "student.created", "course.published")
 	if d := pacer.Delay(); d != 0 {
 		t.Fatalf("nothing lags yet: delay %v", d)
 	}
 
-	// A delivery created 3 s ago (by its stamp) gets its first attempt now.
-	env.Clock.Set(time.Now().UTC().Add(-3 * time.Second))
-	env.API(key).Post(t, "/api/v1/students", map[string]any{"email": "late@example.com"}).Expect(t, http.StatusCreated)
-	env.Clock.Set(time.Now().UTC())
-	env.RunDue(t)
+	p.deliverLate(t)
 	waitLag(t, pacer, 2*time.Second)
 	start := time.Now()
 	env.API(key).Post(t, "/api/v1/students", map[string]any{"email": "held@example.com"}).Expect(t, http.StatusCreated)
@@ -47,6 +40,32 @@ func TestPacingHearsTheDispatcherAndHoldsBackWrites(t *testing.T) {
 	if d := pacer.Delay(); d != 0 {
 		t.Fatalf("no lag: delay %v, want 0", d)
 	}
+}
+
+// paced is a service that paces writes past 250 ms of lag, with a workspace, a key that
+// writes students and a receiver.
+type paced struct {
+	env     *testenv.WebhookEnv
+	pacer   *platform.Pacer
+	ws, key string
+	rc      *testenv.Receiver
+}
+
+func startPaced(t *testing.T) paced {
+	p := paced{rc: testenv.NewReceiver(t)}
+	p.env = testenv.StartWebhooks(t, testenv.NewSQLiteURL(t), func(c *compose.Config) { c.EventsMaxLag = 250 * time.Millisecond }, fx.Populate(&p.pacer))
+	p.ws = p.env.CreateWorkspace(t, "Paced")
+	p.key = p.env.LearningKey(t, p.ws)
+	return p
+}
+
+// deliverLate writes a student whose delivery is stamped 3 s ago, and sends it now.
+func (p paced) deliverLate(t *testing.T) {
+	t.Helper()
+	p.env.Clock.Set(time.Now().UTC().Add(-3 * time.Second))
+	p.env.API(p.key).Post(t, "/api/v1/students", map[string]any{"email": "late@example.com"}).Expect(t, http.StatusCreated)
+	p.env.Clock.Set(time.Now().UTC())
+	p.env.RunDue(t)
 }
 
 func waitLag(t *testing.T, p *platform.Pacer, atLeast time.Duration) {
@@ -65,21 +84,13 @@ func waitLag(t *testing.T, p *platform.Pacer, atLeast time.Duration) {
 // with a backlog would slow every workspace's writes (it did: 335 ms median per write at
 // 200/s in webhookload).
 func TestPacingIgnoresTheWaitOfGatedEndpoints(t *testing.T) {
-	var pacer *platform.Pacer
-	env := testenv.StartWebhooks(t, testenv.NewSQLiteURL(t), func(c *compose.Config) { c.EventsMaxLag = 250 * time.Millisecond }, fx.Populate(&pacer))
-	ws := env.CreateWorkspace(t, "Ordered")
-	key := env.LearningKey(t, ws)
-	rc := testenv.NewReceiver(t)
-	createPacedWebhook(t, env, ws, rc.URL, map[string]any{"ordered": true, "events": []string{"student.created"}})
-
-	env.Clock.Set(time.Now().UTC().Add(-3 * time.Second)) // stamped 3 s ago, attempted now
-	env.API(key).Post(t, "/api/v1/students", map[string]any{"email": "late@example.com"}).Expect(t, http.StatusCreated)
-	env.Clock.Set(time.Now().UTC())
-	env.RunDue(t)
-	if n := len(rc.Got()); n != 1 {
+	p := startPaced(t)
+	createPacedWebhook(t, p.env, p.ws, p.rc.URL, map[string]any{"ordered": true, "events": []string{"student.created"}})
+	p.deliverLate(t)
+	if n := len(p.rc.Got()); n != 1 {
 		t.Fatalf("%d deliveries arrived, want 1", n)
 	}
-	if l, d := pacer.Lag(), pacer.Delay(); l != 0 || d != 0 {
+	if l, d := p.pacer.Lag(), p.pacer.Delay(); l != 0 || d != 0 {
 		t.Fatalf("an ordered endpoint's delivery 3 s after its event: lag %v, delay %v; want 0 (not the pipeline's lag)", l, d)
 	}
 }

@@ -65,16 +65,7 @@ func TestTwoBuiltBinariesCountExactly(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		switch resp.StatusCode {
-		case http.StatusOK:
-			admitted++
-		case http.StatusTooManyRequests:
-			if admitted < 30 {
-				t.Fatalf("request %d refused after %d admitted of 30", i+1, admitted)
-			}
-		default:
-			t.Fatalf("request %d: status %d", i+1, resp.StatusCode)
-		}
+		countAdmission(t, i, resp.StatusCode, &admitted)
 		remaining, err := strconv.Atoi(resp.Header.Get("X-RateLimit-Remaining"))
 		if err != nil {
 			t.Fatalf("request %d: X-RateLimit-Remaining %q", i+1, resp.Header.Get("X-RateLimit-Remaining"))

@@ -42,16 +42,7 @@ func expectExactly30Alternating(t *testing.T, a, b *testenv.Env) {
 		env := []*testenv.Env{a, b}[i%2]
 		r := env.API(key).Get(t, coursesPath)
 		got := rateOf(t, r)
-		switch r.Status {
-		case http.StatusOK:
-			admitted++
-		case http.StatusTooManyRequests:
-			if admitted < 30 {
-				t.Fatalf("request %d refused after %d admitted of 30", i+1, admitted)
-			}
-		default:
-			t.Fatalf("request %d: status %d", i+1, r.Status)
-		}
+		countAdmission(t, i, r.Status, &admitted)
 		truth := int64(30 - admitted)
 		if got.Remaining < truth || (truth < 5 && got.Remaining != truth) {
 			t.Fatalf("request %d (instance %d): X-RateLimit-Remaining %d, truth %d", i+1, i%2, got.Remaining, truth)
@@ -110,4 +101,20 @@ func TestUnusedBlocksComeBack(t *testing.T) {
 		}
 		b.API(key).Get(t, coursesPath).Expect(t, http.StatusTooManyRequests)
 	})
+}
+
+// countAdmission counts request i's answer against a limit of 30 used up in order: an
+// admission, or a refusal only once all 30 were admitted.
+func countAdmission(t *testing.T, i, status int, admitted *int) {
+	t.Helper()
+	switch status {
+	case http.StatusOK:
+		*admitted++
+	case http.StatusTooManyRequests:
+		if *admitted < 30 {
+			t.Fatalf("request %d refused after %d admitted of 30", i+1, *admitted)
+		}
+	default:
+		t.Fatalf("request %d: status %d", i+1, status)
+	}
 }
