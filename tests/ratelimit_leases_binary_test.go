@@ -20,7 +20,7 @@ func TestTwoBuiltBinariesCountExactly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
-	t.Parallel()
+	testenv.Parallel(t)
 	bin := testenv.Binary(t)
 	dbURL := testenv.NewPostgresURL(t)
 	base := append(os.Environ(), "CREATORAPI_DATABASE_URL="+dbURL, "CREATORAPI_ADMIN_TOKEN=e2e-token-0123456789abcdef0123456789",

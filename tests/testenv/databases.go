@@ -40,10 +40,9 @@ func NewSQLiteURL(t testing.TB) string {
 }
 
 // NewPostgresURL returns the URL of a new, empty schema dropped after the test, with one
-// service instance's connections reserved for the test (postgres_budget.go).
+// service instance's connections reserved for it (postgres_budget.go).
 func NewPostgresURL(t testing.TB) string {
 	base := serviceURL(t, PostgresURLVar, "PostgreSQL", "postgres://postgres@127.0.0.1:5432/postgres")
-	reserveConnections(t, base, 1) // the instance the test starts on it (postgres_budget.go)
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	schema := "t_" + hex.EncodeToString(b[:])
@@ -66,5 +65,6 @@ func NewPostgresURL(t testing.TB) string {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
+	reserveForURL(t, base, u.String()) // the instance the test starts on it (postgres_budget.go)
 	return u.String()
 }

@@ -19,10 +19,11 @@ import (
 // (sqldb.PostgresPoolSize) and holds a LISTEN connection besides. Eight parallel runs
 // with a second instance here and there went past 100 ("FATAL: sorry, too many clients
 // already", SQLSTATE 53300), failing whichever test connected next. So every PostgreSQL
-// run reserves the connections of the instances it starts: NewPostgresURL one instance,
-// Start one more for each instance beyond the first live on the same database, and a
-// test that runs more `serve` processes says so with ReserveInstances. A run that cannot
-// reserve waits for one that finishes.
+// run reserves the connections of the instances it starts: NewPostgresURL one instance
+// (or, in a top-level test that may still pause, its first Start), Start one more for
+// each instance beyond the first live on the same database, and a test that runs more
+// `serve` processes says so with ReserveInstances. A run that cannot reserve waits for
+// one that finishes.
 
 // connectionsPerInstance is what one service instance may hold: its pool, its cache
 // invalidation listener and the test's own admin connection.
@@ -75,11 +76,24 @@ func reserve(t testing.TB, base string, n int) func() {
 	return func() { once.Do(func() { postgresBudget.sem.Release(w) }) }
 }
 
-// liveInstances counts the instances Start runs per database URL.
-var liveInstances sync.Map // database URL -> *atomic.Int32
+// liveInstances counts the instances Start runs per database URL; reservedURLs holds the
+// URLs whose first instance NewPostgresURL reserved.
+var liveInstances, reservedURLs sync.Map // database URL -> *atomic.Int32, true
+
+// reserveForURL reserves the first instance of a new database for the test, unless the
+// test is top-level and not yet marked: such a test may still turn parallel (Start) and
+// pause until the serial phase ends, and a paused test holding connections starved the
+// serial tests. Its first Start reserves instead.
+func reserveForURL(t testing.TB, base, databaseURL string) {
+	if _, marked := marks.Load(t); !marked && !strings.Contains(t.Name(), "/") {
+		return
+	}
+	reserveConnections(t, base, 1)
+	reservedURLs.Store(databaseURL, true)
+}
 
 // reserveStarted reserves an instance's connections when another instance already runs
-// on databaseURL (the first uses NewPostgresURL's), and returns what Stop calls.
+// on databaseURL, or when NewPostgresURL reserved none for it, and returns what Stop calls.
 func reserveStarted(t testing.TB, databaseURL string) func() {
 	if !strings.HasPrefix(databaseURL, "postgres") {
 		return func() {}
@@ -87,7 +101,7 @@ func reserveStarted(t testing.TB, databaseURL string) func() {
 	v, _ := liveInstances.LoadOrStore(databaseURL, new(atomic.Int32))
 	live := v.(*atomic.Int32)
 	release := func() {}
-	if live.Add(1) > 1 {
+	if _, reserved := reservedURLs.Load(databaseURL); live.Add(1) > 1 || !reserved {
 		release = reserve(t, databaseURL, 1)
 	}
 	var once sync.Once
