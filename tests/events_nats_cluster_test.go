@@ -146,21 +146,7 @@ func jetStreamNodeReplaced(t *testing.T, victimRole string) {
 	}
 	db.SetMaxOpenConns(2)
 	t.Cleanup(func() { db.Close() })
-	var perWorkspace []struct {
-		Workspace string `db:"workspace_id"`
-		N         int64  `db:"n"`
-	}
-	counted := func() int64 {
-		perWorkspace = perWorkspace[:0]
-		if err := db.Select(&perWorkspace, `SELECT workspace_id, SUM(students_new) AS n FROM analytics_activity_daily GROUP BY workspace_id`); err != nil {
-			t.Fatalf("projection: %v", err)
-		}
-		var sum int64
-		for _, w := range perWorkspace {
-			sum += w.N
-		}
-		return sum
-	}
+	counted := func() int64 { return projectedStudents(t, db) }
 
 	client := &http.Client{Timeout: 30 * time.Second}
 	var seq atomic.Int64
@@ -257,15 +243,7 @@ func jetStreamNodeReplaced(t *testing.T, victimRole string) {
 	})
 
 	// Once in effect: each event stored once, each student counted once per workspace.
-	time.Sleep(2 * time.Second) // anything applied twice would show now
-	if n := counted(); n != total {
-		t.Fatalf("the projection counts %d students, want %d", n, total)
-	}
-	for _, w := range perWorkspace {
-		if w.N != total/workspaces {
-			t.Fatalf("workspace %s counts %d students, want %d", w.Workspace, w.N, total/workspaces)
-		}
-	}
+	expectEachStudentCountedOnce(t, db, total, workspaces)
 	in := info()
 	if in.State.Msgs != uint64(total) {
 		t.Fatalf("the stream holds %d events, want each of %d once", in.State.Msgs, total)

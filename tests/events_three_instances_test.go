@@ -246,21 +246,7 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 	}
 
 	// The projection counts each student once, per workspace.
-	var perWorkspace []struct {
-		Workspace string `db:"workspace_id"`
-		N         int64  `db:"n"`
-	}
-	countStudents := func() int64 {
-		perWorkspace = perWorkspace[:0]
-		if err := db.Select(&perWorkspace, `SELECT workspace_id, SUM(students_new) AS n FROM analytics_activity_daily GROUP BY workspace_id`); err != nil {
-			t.Fatalf("projection: %v", err)
-		}
-		var sum int64
-		for _, w := range perWorkspace {
-			sum += w.N
-		}
-		return sum
-	}
+	countStudents := func() int64 { return projectedStudents(t, db) }
 	deadline = time.Now().Add(60 * time.Second)
 	for n := countStudents(); n < total; n = countStudents() {
 		if time.Now().After(deadline) {
@@ -273,15 +259,39 @@ func threeInstancesKill9(t *testing.T, dbURL string, extra []string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	time.Sleep(2 * time.Second) // anything applied twice would show now
-	if n := countStudents(); n != total {
+	expectEachStudentCountedOnce(t, db, total, workspaces)
+	t.Logf("%d events, %d requests (%d duplicates), all delivered %s after the first request (%.0f events/s, loaded machine); pairs held before the kill %v; the dead instance's %d pairs were taken over in %s",
+		total, requests, requests-total, delivered.Round(10*time.Millisecond), float64(total)/delivered.Seconds(), spread, len(deadPairs), takeover.Round(10*time.Millisecond))
+}
+
+// projectedStudents is how many students the analytics projection counted, in all.
+func projectedStudents(t *testing.T, db *sqlx.DB) int64 {
+	t.Helper()
+	var sum int64
+	if err := db.Get(&sum, `SELECT COALESCE(SUM(students_new), 0) FROM analytics_activity_daily`); err != nil {
+		t.Fatalf("projection: %v", err)
+	}
+	return sum
+}
+
+// expectEachStudentCountedOnce waits for anything applied twice to show, then checks that
+// the projection counts total students, total/workspaces in each workspace.
+func expectEachStudentCountedOnce(t *testing.T, db *sqlx.DB, total, workspaces int64) {
+	t.Helper()
+	time.Sleep(2 * time.Second)
+	if n := projectedStudents(t, db); n != total {
 		t.Fatalf("the projection counts %d students, want %d", n, total)
+	}
+	var perWorkspace []struct {
+		Workspace string `db:"workspace_id"`
+		N         int64  `db:"n"`
+	}
+	if err := db.Select(&perWorkspace, `SELECT workspace_id, SUM(students_new) AS n FROM analytics_activity_daily GROUP BY workspace_id`); err != nil {
+		t.Fatalf("projection: %v", err)
 	}
 	for _, w := range perWorkspace {
 		if w.N != total/workspaces {
 			t.Fatalf("workspace %s counts %d students, want %d", w.Workspace, w.N, total/workspaces)
 		}
 	}
-	t.Logf("%d events, %d requests (%d duplicates), all delivered %s after the first request (%.0f events/s, loaded machine); pairs held before the kill %v; the dead instance's %d pairs were taken over in %s",
-		total, requests, requests-total, delivered.Round(10*time.Millisecond), float64(total)/delivered.Seconds(), spread, len(deadPairs), takeover.Round(10*time.Millisecond))
 }

@@ -58,7 +58,7 @@ func run() error {
 	defer os.RemoveAll(tmp)
 	bin := *prebuilt
 	if bin == "" {
-		if bin, err = buildBinary(tmp); err != nil {
+		if bin, err = benchkit.BuildBinary(tmp); err != nil {
 			return err
 		}
 	}

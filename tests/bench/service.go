@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -23,17 +22,6 @@ type service struct {
 	publicAddr, opAddr string
 	dataDir            string
 	logs               *bytes.Buffer
-}
-
-// buildBinary builds ./cmd/creatorapi once into dir.
-func buildBinary(dir string) (string, error) {
-	bin := filepath.Join(dir, "creatorapi")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/creatorapi")
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("build creatorapi: %w", err)
-	}
-	return bin, nil
 }
 
 // startService runs bin serve on databaseURL with both listeners on loopback; extra

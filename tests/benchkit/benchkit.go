@@ -1,5 +1,5 @@
-// Package benchkit holds what the benchmark programs share: a throwaway PostgreSQL schema
-// per run and latency percentiles.
+// Package benchkit holds what the benchmark programs share: the built binary, a throwaway
+// PostgreSQL schema per run and latency percentiles.
 package benchkit
 
 import (

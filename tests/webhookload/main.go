@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/creatorapi/creatorapi/tests/benchkit"
 	"github.com/jmoiron/sqlx"
 )
 
@@ -138,7 +139,7 @@ func run(ctx context.Context, cfg config) error {
 	defer os.RemoveAll(dir)
 	bin := cfg.bin
 	if bin == "" {
-		if bin, err = buildBinary(dir); err != nil {
+		if bin, err = benchkit.BuildBinary(dir); err != nil {
 			return err
 		}
 	}

@@ -28,16 +28,6 @@ type service struct {
 	log                 *os.File
 }
 
-func buildBinary(dir string) (string, error) {
-	bin := filepath.Join(dir, "creatorapi")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/creatorapi")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("go build: %w", err)
-	}
-	return bin, nil
-}
-
 func freeAddr() (string, error) {
 	port, err := testenv.PickFreePort()
 	if err != nil {
