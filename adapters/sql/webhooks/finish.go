@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -11,15 +12,28 @@ import (
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 )
 
-// finishStatements are the recording's statements around their VALUES lists.
+// finishStatements are the recording's statements around their lists of rows.
+//
+// On PostgreSQL a batch's rows are one array per column (unnest(...) AS v(column1, ...)),
+// so that both statements have one text whatever the batch's size. As VALUES lists (one
+// CAST per value, 22 a delivery) every size from 1 to 128 was a statement of its own,
+// prepared and planned anew on each pooled connection, and its planning was a fifth of the
+// recording's time at saturation (docs/performance.md). SQLite keeps VALUES lists: its
+// statements are calls in the process, and it has no arrays.
 type finishStatements struct {
-	update     string // the deliveries' new states
-	oneTripPG  bool   // FinishSucceeded as one statement (PostgreSQL)
+	update     string // the deliveries' new states, around %s (the rows) and %s (RETURNING)
 	valueTypes []string
+	oneTripPG  bool   // FinishSucceeded as one statement (PostgreSQL)
+	finishPG   string // Finish on PostgreSQL
+	succeedPG  string // FinishSucceeded on PostgreSQL
 }
 
+// succeededTypes are the columns FinishSucceeded adds to each row: the attempt's line and
+// its health rollup's hour and bucket.
+var succeededTypes = []string{"INTEGER", "TIMESTAMPTZ", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT", "TIMESTAMPTZ", "INTEGER"}
+
 func newFinishStatements(db *sqldb.DB) finishStatements {
-	return finishStatements{
+	f := finishStatements{
 		update: `UPDATE webhook_deliveries SET status = v.column5, attempts = v.column6, cycle_attempts = v.column7,
 		cycle_failed_at = v.column8, next_attempt_at = v.column9, last_attempt_at = v.column10, last_status = v.column11,
 		last_error = v.column12, updated_at = v.column13, lease_until = NULL, lease_token = ''
@@ -31,6 +45,100 @@ func newFinishStatements(db *sqldb.DB) finishStatements {
 		valueTypes: []string{"TEXT", "TEXT", "TEXT", "INTEGER", "TEXT", "INTEGER", "INTEGER", "TIMESTAMPTZ",
 			"TIMESTAMPTZ", "TIMESTAMPTZ", "INTEGER", "TEXT", "TIMESTAMPTZ"},
 	}
+	if f.oneTripPG {
+		f.finishPG = db.Rebind(fmt.Sprintf(f.update, unnestRows(f.valueTypes), "webhook_deliveries.id"))
+		f.succeedPG = db.Rebind(succeededStatement(fmt.Sprintf(f.update, unnestRows(append(slices.Clone(f.valueTypes), succeededTypes...)),
+			succeededReturning)))
+	}
+	return f
+}
+
+// succeededReturning is what FinishSucceeded's update returns of each saved delivery: its
+// key, its attempt's line and its health rollup's hour and bucket.
+const succeededReturning = `webhook_deliveries.id, webhook_deliveries.workspace_id, webhook_deliveries.subscription_id,
+		v.column14 AS number, v.column15 AS attempted_at, v.column16 AS status_code, v.column17 AS latency_ms,
+		v.column18 AS response, v.column19 AS error, v.column20 AS outcome, v.column21 AS hour, v.column22 AS bucket`
+
+// succeededStatement is FinishSucceeded's one statement around update (the saved
+// deliveries). The endpoints' ids as an array keep the streaks' UPDATE on the primary key
+// whatever the statistics; EXISTS limits it to endpoints with a delivery saved.
+func succeededStatement(update string) string {
+	return `WITH saved AS (` + update + `),
+		logged AS (INSERT INTO webhook_attempts (delivery_id, number, workspace_id, subscription_id, attempted_at,
+			status_code, latency_ms, response, error, outcome)
+			SELECT id, number, workspace_id, subscription_id, attempted_at, status_code, latency_ms, response, error, outcome FROM saved),
+		healthy AS (UPDATE webhook_subscriptions SET failing_since = NULL
+			WHERE id = ANY (CAST(? AS TEXT[])) AND failing_since IS NOT NULL
+			AND EXISTS (SELECT 1 FROM saved WHERE saved.workspace_id = webhook_subscriptions.workspace_id
+				AND saved.subscription_id = webhook_subscriptions.id) RETURNING id),
+		health AS (` + healthOfSaved + `),
+		` + forwardCTE + `
+		SELECT id FROM saved`
+}
+
+// unnestRows is PostgreSQL's list of rows given as one array per column, named as VALUES
+// names its columns.
+func unnestRows(types []string) string {
+	var b strings.Builder
+	b.WriteString("SELECT * FROM unnest(")
+	for i, t := range types {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("CAST(? AS " + t + "[])")
+	}
+	b.WriteString(") AS v(")
+	for i := range types {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("column" + strconv.Itoa(i+1))
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// columnArrays turns rows of arguments (row after row, one value per type) into one array
+// per column, typed for unnestRows' casts.
+func columnArrays(args []any, types []string) []any {
+	n := len(types)
+	rows := len(args) / n
+	out := make([]any, n)
+	for c, t := range types {
+		switch t {
+		case "TEXT":
+			col := make([]string, rows)
+			for r := range rows {
+				col[r] = args[r*n+c].(string)
+			}
+			out[c] = col
+		case "INTEGER":
+			col := make([]int32, rows)
+			for r := range rows {
+				switch v := args[r*n+c].(type) {
+				case int:
+					col[r] = int32(v)
+				case int64:
+					col[r] = int32(v)
+				}
+			}
+			out[c] = col
+		case "TIMESTAMPTZ":
+			col := make([]*time.Time, rows)
+			for r := range rows {
+				switch v := args[r*n+c].(type) {
+				case time.Time:
+					col[r] = &v
+				case *time.Time:
+					col[r] = v
+				}
+			}
+			out[c] = col
+		default:
+			panic("columnArrays: no array for " + t)
+		}
+	}
+	return out
 }
 
 // Finish saves a batch of attempted deliveries with one UPDATE ... FROM (VALUES ...),
@@ -45,9 +153,14 @@ func (r *Dispatch) Finish(ctx context.Context, fs []webhooks.Finished) ([]bool, 
 	if len(batch) == 0 {
 		return saved, nil
 	}
-	stmt := r.db.Rebind(fmt.Sprintf(r.finished.update, r.db.Values(len(batch), r.finished.valueTypes...), "webhook_deliveries.id"))
+	stmt, args := r.finished.finishPG, finishArgs(batch, nil)
+	if r.finished.oneTripPG {
+		args = columnArrays(args, r.finished.valueTypes)
+	} else {
+		stmt = r.db.Rebind(fmt.Sprintf(r.finished.update, r.db.Values(len(batch), r.finished.valueTypes...), "webhook_deliveries.id"))
+	}
 	var ids []string
-	if err := r.db.Write(ctx).SelectContext(ctx, &ids, stmt, finishArgs(batch, nil)...); err != nil {
+	if err := r.db.Write(ctx).SelectContext(ctx, &ids, stmt, args...); err != nil {
 		return nil, fmt.Errorf("finish deliveries: %w", err)
 	}
 	for _, id := range ids {
@@ -78,31 +191,10 @@ func (r *Dispatch) FinishSucceeded(ctx context.Context, fs []webhooks.Finished, 
 			endpoints = append(endpoints, f.Delivery.SubscriptionID)
 		}
 	}
-	types := append(slices.Clone(r.finished.valueTypes), "INTEGER", "TIMESTAMPTZ", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT",
-		"TIMESTAMPTZ", "INTEGER")
-	update := fmt.Sprintf(r.finished.update, r.db.Values(len(batch), types...),
-		`webhook_deliveries.id, webhook_deliveries.workspace_id, webhook_deliveries.subscription_id,
-		v.column14 AS number, v.column15 AS attempted_at, v.column16 AS status_code, v.column17 AS latency_ms,
-		v.column18 AS response, v.column19 AS error, v.column20 AS outcome, v.column21 AS hour, v.column22 AS bucket`)
-	// The endpoints' ids as a list keep the streaks' UPDATE on the primary key whatever the
-	// statistics; EXISTS limits it to endpoints with a delivery saved.
-	stmt := r.db.Rebind(`WITH saved AS (` + update + `),
-		logged AS (INSERT INTO webhook_attempts (delivery_id, number, workspace_id, subscription_id, attempted_at,
-			status_code, latency_ms, response, error, outcome)
-			SELECT id, number, workspace_id, subscription_id, attempted_at, status_code, latency_ms, response, error, outcome FROM saved),
-		healthy AS (UPDATE webhook_subscriptions SET failing_since = NULL
-			WHERE id IN (?` + strings.Repeat(", ?", len(endpoints)-1) + `) AND failing_since IS NOT NULL
-			AND EXISTS (SELECT 1 FROM saved WHERE saved.workspace_id = webhook_subscriptions.workspace_id
-				AND saved.subscription_id = webhook_subscriptions.id) RETURNING id),
-		health AS (` + healthOfSaved + `),
-		` + forwardCTE + `
-		SELECT id FROM saved`)
-	args := finishArgs(batch, lines)
-	for _, id := range endpoints {
-		args = append(args, id)
-	}
+	args := columnArrays(finishArgs(batch, lines), append(slices.Clone(r.finished.valueTypes), succeededTypes...))
+	args = append(args, endpoints)
 	var ids []string
-	if err := r.db.Write(ctx).SelectContext(ctx, &ids, stmt, args...); err != nil {
+	if err := r.db.Write(ctx).SelectContext(ctx, &ids, r.finished.succeedPG, args...); err != nil {
 		return nil, fmt.Errorf("finish deliveries: %w", err)
 	}
 	for _, id := range ids {
