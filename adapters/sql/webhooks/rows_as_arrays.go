@@ -1,6 +1,7 @@
 package webhooks
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -50,6 +51,8 @@ func columnArrays(args []any, types []string) []any {
 					col[r] = int32(v)
 				case int64:
 					col[r] = int32(v)
+				default:
+					panic(fmt.Sprintf("columnArrays: %T for INTEGER", v))
 				}
 			}
 			out[c] = col
@@ -61,6 +64,8 @@ func columnArrays(args []any, types []string) []any {
 					col[r] = &v
 				case *time.Time:
 					col[r] = v
+				default:
+					panic(fmt.Sprintf("columnArrays: %T for TIMESTAMPTZ", v))
 				}
 			}
 			out[c] = col
