@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -131,8 +133,12 @@ func TestEventsFeedPagesFiltersAndIsolation(t *testing.T) {
 
 		// types and since filter; the cursor is the workspace's place whatever the filters.
 		enr := getFeed(t, api, "types=enrollment.created,course.published")
-		if len(enr.Data) != 2 || enr.Data[0].Type != events.CoursePublished || enr.Data[1].Type != events.EnrollmentCreated {
-			t.Fatalf("types filter: %v", enr.Data)
+		var types []events.Type
+		for _, e := range enr.Data {
+			types = append(types, e.Type)
+		}
+		if diff := cmp.Diff([]events.Type{events.CoursePublished, events.EnrollmentCreated}, types); diff != "" {
+			t.Fatalf("types filter (-want +got):\n%s", diff)
 		}
 		since := want[3].CreatedAt.Format(time.RFC3339Nano)
 		got := getFeed(t, api, "limit=100&since="+url.QueryEscape(since))
@@ -192,8 +198,8 @@ func TestEventsFeedCursorOlderThanRetention(t *testing.T) {
 			Error struct{ Param, Reason string }
 		}
 		resp.Decode(t, &e)
-		if e.Error.Param != "cursor" || e.Error.Reason != "cursor_expired" {
-			t.Fatalf("expired cursor: %s", resp.Body)
+		if diff := cmp.Diff(struct{ Param, Reason string }{"cursor", "cursor_expired"}, e.Error); diff != "" {
+			t.Fatalf("expired cursor (-want +got):\n%s\n%s", diff, resp.Body)
 		}
 		// Starting again without a cursor works.
 		getFeed(t, api, "")
