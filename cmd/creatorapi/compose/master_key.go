@@ -31,6 +31,6 @@ func newMasterKey(lc fx.Lifecycle, p secrets.Policy) (secrets.MasterKey, error) 
 	return key, nil
 }
 
-func newKeyRotation(p secrets.Policy, k secrets.MasterKey) *KeyRotation {
-	return &KeyRotation{Policy: p, Current: k}
+func newKeyRotation(p secrets.Policy, current secrets.MasterKey) *KeyRotation {
+	return &secrets.Rotator{Policy: p, Current: current}
 }
