@@ -22,7 +22,8 @@ const (
 	Postgres = "postgres"
 )
 
-// EachDatabase runs fn as a subtest per database, each with a fresh, migrated database URL.
+// EachDatabase runs fn as a subtest per database, each with a fresh database URL (the
+// PostgreSQL one already migrated: postgres_template.go).
 // The runs are parallel, and so is a top-level caller (parallel.go), unless the test
 // called Serial. Without CREATORAPI_TEST_POSTGRES_URL the PostgreSQL run is skipped,
 // loudly; under CI (CI=true) a missing variable is a failure, never a skip.
