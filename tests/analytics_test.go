@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
@@ -108,13 +110,14 @@ func TestAnalyticsSummaryMatchesAHandComputation(t *testing.T) {
 		want.Revenue[1] = revenueJSON{Currency: "usd", Gross: 13000, Refunded: 400, Net: 12600, Orders: 3, Refunds: 1}
 		want.Students.New, want.LessonsCompleted, want.CompletionRate = 4, 4, 0.4
 		want.Enrollments.Created, want.Enrollments.Completed = 5, 2
-		if !reflect.DeepEqual(d, want) {
-			t.Fatalf("default summary\n got %+v\nwant %+v", d, want)
+		if diff := cmp.Diff(want, d); diff != "" {
+			t.Fatalf("default summary (-want +got):\n%s", diff)
 		}
 
 		// Only one bound: to defaults to today, from to 29 days before to.
-		if w := get("?to=2026-11-09").Window; w.From != "2026-10-11" || w.To != "2026-11-09" {
-			t.Fatalf("window with only to %+v", w)
+		toOnly := get("?to=2026-11-09").Window
+		if diff := cmp.Diff([]string{"2026-10-11", "2026-11-09"}, []string{toOnly.From, toOnly.To}); diff != "" {
+			t.Fatalf("window with only to: from, to (-want +got):\n%s", diff)
 		}
 		one := get("?from=2026-11-21")
 		if one.Window.From != "2026-11-21" || one.Window.To != "2026-11-21" || one.Students.New != 1 || len(one.Revenue) != 1 || one.Revenue[0].Gross != 7000 {

@@ -121,13 +121,18 @@ func (b *browserSite) checkPage(axe string, s screen, role, name string) {
 	b.t.Logf("%-9s %-22s %4d px: page %4d px wide, %d axe violations", role, name, s.width, widths.Scroll, len(violations))
 }
 
-// tour opens every page at every screen and checks it.
+// tour opens every page once and checks it at every screen: the emulated screen changes
+// under the loaded page (the layout follows, as on a rotated phone), so a page is not
+// fetched again, its forms not sent again and axe-core not injected again per width.
+// Each page is opened at the first screen's size, a phone's.
 func (b *browserSite) tour(axe, role string, pages []a11yPage) {
 	b.t.Helper()
-	for _, s := range a11yScreens {
-		b.run(emulation.SetDeviceMetricsOverride(int64(s.width), int64(s.height), 1, s.phone))
-		for _, p := range pages {
-			p.open(b)
+	for _, p := range pages {
+		first := a11yScreens[0]
+		b.run(emulation.SetDeviceMetricsOverride(int64(first.width), int64(first.height), 1, first.phone))
+		p.open(b)
+		for _, s := range a11yScreens {
+			b.run(emulation.SetDeviceMetricsOverride(int64(s.width), int64(s.height), 1, s.phone))
 			b.checkPage(axe, s, role, p.name)
 		}
 	}

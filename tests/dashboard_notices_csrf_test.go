@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
@@ -90,8 +92,8 @@ func TestDashboardCSRFTokenOnlyFromTheFormBody(t *testing.T) {
 		token := p.CSRF()
 		before := keys()
 		r := p.Post(t, W+"/keys?csrf="+url.QueryEscape(token), url.Values{"csrf": {""}, "name": {"via query"}, "scopes": {"read:courses"}})
-		if r.Status != http.StatusForbidden || keys() != before {
-			t.Fatalf("token in the query: %d, keys %d -> %d", r.Status, before, keys())
+		if diff := cmp.Diff([]int{http.StatusForbidden, before}, []int{r.Status, keys()}); diff != "" {
+			t.Fatalf("token in the query: status, keys (-want +got):\n%s", diff)
 		}
 		p.Get(t, W+"/keys").Expect(t, http.StatusOK)
 		p.Post(t, W+"/keys", url.Values{"name": {"via body"}, "scopes": {"read:courses"}}).Expect(t, http.StatusCreated)
@@ -100,8 +102,8 @@ func TestDashboardCSRFTokenOnlyFromTheFormBody(t *testing.T) {
 		anon := d.Person()
 		anon.Get(t, "/dashboard/sign-in").Expect(t, http.StatusOK)
 		r = anon.Post(t, "/dashboard/sign-in?csrf="+url.QueryEscape(anon.CSRF()), url.Values{"csrf": {""}, "email": {"owner@example.com"}})
-		if r.Status != http.StatusForbidden || len(d.MailedLinks(t, "owner@example.com")) != 0 {
-			t.Fatalf("anonymous token in the query: %d, %d links mailed", r.Status, len(d.MailedLinks(t, "owner@example.com")))
+		if diff := cmp.Diff([]int{http.StatusForbidden, 0}, []int{r.Status, len(d.MailedLinks(t, "owner@example.com"))}); diff != "" {
+			t.Fatalf("anonymous token in the query: status, links mailed (-want +got):\n%s", diff)
 		}
 	})
 }
@@ -117,8 +119,8 @@ func TestDashboardAnonymousCSRFTokenIsMintedByTheService(t *testing.T) {
 		// cookie and repeated in the form: refused, nothing mailed.
 		for _, forged := range []string{strings.Repeat("a", 43), strings.Repeat("A", 43) + "." + strings.Repeat("B", 43)} {
 			status, page := rawForm(t, d.Env, "/dashboard/sign-in", url.Values{"csrf": {forged}, "email": {"owner@example.com"}}, map[string]string{cookie: forged})
-			if status != http.StatusForbidden || mailed() != 0 {
-				t.Fatalf("forged token %q: %d, %d mailed\n%s", forged, status, mailed(), page)
+			if diff := cmp.Diff([]int{http.StatusForbidden, 0}, []int{status, mailed()}); diff != "" {
+				t.Fatalf("forged token %q: status, mailed (-want +got):\n%s\n%s", forged, diff, page)
 			}
 		}
 
@@ -137,12 +139,12 @@ func TestDashboardAnonymousCSRFTokenIsMintedByTheService(t *testing.T) {
 		}
 		tampered := minted[:len(minted)-1] + string(swap)
 		status, _ := rawForm(t, d.Env, "/dashboard/sign-in", url.Values{"csrf": {tampered}, "email": {"owner@example.com"}}, map[string]string{cookie: tampered})
-		if status != http.StatusForbidden || mailed() != 0 {
-			t.Fatalf("tampered token: %d, %d mailed", status, mailed())
+		if diff := cmp.Diff([]int{http.StatusForbidden, 0}, []int{status, mailed()}); diff != "" {
+			t.Fatalf("tampered token: status, mailed (-want +got):\n%s", diff)
 		}
 		status, _ = rawForm(t, d.Env, "/dashboard/sign-in", url.Values{"csrf": {minted}, "email": {"owner@example.com"}}, map[string]string{cookie: minted})
-		if status != http.StatusOK || mailed() != 1 {
-			t.Fatalf("minted token: %d, %d mailed", status, mailed())
+		if diff := cmp.Diff([]int{http.StatusOK, 1}, []int{status, mailed()}); diff != "" {
+			t.Fatalf("minted token: status, mailed (-want +got):\n%s", diff)
 		}
 		req := httptest.NewRequest(http.MethodGet, "/dashboard/sign-in", nil)
 		req.AddCookie(&http.Cookie{Name: cookie, Value: strings.Repeat("a", 43)})

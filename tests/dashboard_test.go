@@ -11,6 +11,8 @@ import (
 	"go.uber.org/fx"
 
 	sqlmembers "github.com/creatorapi/creatorapi/adapters/sql/members"
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/creatorapi/creatorapi/application/members"
 	membercmd "github.com/creatorapi/creatorapi/application/members/command"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -327,8 +329,8 @@ func TestDashboardSecurityHeaders(t *testing.T) {
 		if csp == "" || strings.Contains(csp, "unsafe-inline") || !strings.Contains(csp, "frame-ancestors 'none'") || !strings.Contains(csp, "script-src 'self'") {
 			t.Errorf("%s: CSP %q", path, csp)
 		}
-		if r.Header.Get("X-Content-Type-Options") != "nosniff" || r.Header.Get("Referrer-Policy") != "same-origin" {
-			t.Errorf("%s: headers %v", path, r.Header)
+		if diff := cmp.Diff([]string{"nosniff", "same-origin"}, []string{r.Header.Get("X-Content-Type-Options"), r.Header.Get("Referrer-Policy")}); diff != "" {
+			t.Errorf("%s: X-Content-Type-Options, Referrer-Policy (-want +got):\n%s", path, diff)
 		}
 		if strings.Contains(body(r), "<script>") || strings.Contains(body(r), " onclick=") {
 			t.Errorf("%s: inline script", path)
@@ -489,8 +491,8 @@ func TestDashboardIsolationMatrix(t *testing.T) {
 			p.Post(t, path, form).Expect(t, http.StatusNotFound)
 		}
 		d.API(secretB).Get(t, "/api/v1/courses").Expect(t, http.StatusOK)
-		if acts := d.auditActions(t, wsB); len(acts) != 1 || acts[0] != "key.created" {
-			t.Fatalf("B's audit log changed: %v", acts)
+		if diff := cmp.Diff([]string{"key.created"}, d.auditActions(t, wsB)); diff != "" {
+			t.Fatalf("B's audit log changed (-want +got):\n%s", diff)
 		}
 	})
 }
@@ -508,8 +510,8 @@ func TestAuditEntriesCommitAndRollBackWithTheirChange(t *testing.T) {
 		if err := d.DB.Reader.QueryRow(d.DB.Rebind(`SELECT actor, action, target FROM audit_log WHERE workspace_id = ?`), ws).Scan(&who, &what, &target); err != nil {
 			t.Fatal(err)
 		}
-		if who != "operator API" || what != "key.created" || target != keyID {
-			t.Fatalf("entry %s %s %s", who, what, target)
+		if diff := cmp.Diff([]string{"operator API", "key.created", keyID}, []string{who, what, target}); diff != "" {
+			t.Fatalf("entry: actor, action, target (-want +got):\n%s", diff)
 		}
 		// Webhook endpoint changes by an operator are recorded too.
 		hook, _ := d.CreateWebhook(t, ws, "https://receiver.example.com/hooks", "order.paid")

@@ -16,6 +16,8 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/creatorapi/creatorapi/adapters/sqlstore"
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/ports/cli/demo"
@@ -156,8 +158,8 @@ func TestDemoGuideRunsAsPrinted(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		if resp.Header.Get("X-RateLimit-Limit") != "60" || resp.Header.Get("X-RateLimit-Daily-Limit") != "1000" {
-			t.Fatalf("demo key limits %s/min, %s/day", resp.Header.Get("X-RateLimit-Limit"), resp.Header.Get("X-RateLimit-Daily-Limit"))
+		if diff := cmp.Diff([]string{"60", "1000"}, []string{resp.Header.Get("X-RateLimit-Limit"), resp.Header.Get("X-RateLimit-Daily-Limit")}); diff != "" {
+			t.Fatalf("demo key limits per minute, per day (-want +got):\n%s", diff)
 		}
 
 		// The printed delivery page is the dashboard's (a visitor is sent to sign in).

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -120,8 +122,11 @@ func TestEventsFeedPagesFiltersAndIsolation(t *testing.T) {
 		}
 		late := env.CreateStudent(t, ws, "late@example.com")
 		p := getFeed(t, api, "wait=10&cursor="+url.QueryEscape(tail))
-		if len(p.Data) != 1 || p.Data[0].Type != events.StudentCreated || string(p.Data[0].Data) == "" || !json.Valid(p.Data[0].Data) {
-			t.Fatalf("after the tail: %+v", p.Data)
+		if diff := cmp.Diff([]events.Type{events.StudentCreated}, testenv.EventTypes(p.Data)); diff != "" {
+			t.Fatalf("after the tail (-want +got):\n%s", diff)
+		}
+		if !json.Valid(p.Data[0].Data) { // empty is not valid either
+			t.Fatalf("after the tail: data %q is not JSON", p.Data[0].Data)
 		}
 		var lateData struct{ ID string }
 		_ = json.Unmarshal(p.Data[0].Data, &lateData)
@@ -131,8 +136,8 @@ func TestEventsFeedPagesFiltersAndIsolation(t *testing.T) {
 
 		// types and since filter; the cursor is the workspace's place whatever the filters.
 		enr := getFeed(t, api, "types=enrollment.created,course.published")
-		if len(enr.Data) != 2 || enr.Data[0].Type != events.CoursePublished || enr.Data[1].Type != events.EnrollmentCreated {
-			t.Fatalf("types filter: %v", enr.Data)
+		if diff := cmp.Diff([]events.Type{events.CoursePublished, events.EnrollmentCreated}, testenv.EventTypes(enr.Data)); diff != "" {
+			t.Fatalf("types filter (-want +got):\n%s", diff)
 		}
 		since := want[3].CreatedAt.Format(time.RFC3339Nano)
 		got := getFeed(t, api, "limit=100&since="+url.QueryEscape(since))
@@ -192,8 +197,8 @@ func TestEventsFeedCursorOlderThanRetention(t *testing.T) {
 			Error struct{ Param, Reason string }
 		}
 		resp.Decode(t, &e)
-		if e.Error.Param != "cursor" || e.Error.Reason != "cursor_expired" {
-			t.Fatalf("expired cursor: %s", resp.Body)
+		if diff := cmp.Diff(struct{ Param, Reason string }{"cursor", "cursor_expired"}, e.Error); diff != "" {
+			t.Fatalf("expired cursor (-want +got):\n%s\n%s", diff, resp.Body)
 		}
 		// Starting again without a cursor works.
 		getFeed(t, api, "")

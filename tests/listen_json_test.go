@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
@@ -53,8 +55,8 @@ func TestListenPrintsOneJSONObjectPerLine(t *testing.T) {
 			t.Fatalf("first lines %v", lines[:2])
 		}
 		eventID, _ := lines[2]["event"].(string)
-		if lines[2]["type"] != "student.created" || lines[3]["event"] != eventID || lines[3]["status"] != float64(http.StatusOK) {
-			t.Fatalf("event lines %v", lines[2:])
+		if diff := cmp.Diff([]any{"student.created", eventID, float64(http.StatusOK)}, []any{lines[2]["type"], lines[3]["event"], lines[3]["status"]}); diff != "" {
+			t.Fatalf("event lines: type, event, status (-want +got):\n%s\n%v", diff, lines[2:])
 		}
 		got := receiver.Got()
 		if len(got) != 1 {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -43,9 +45,11 @@ func TestLiveSessionLifeCycleAndRecording(t *testing.T) {
 
 		var s liveSessionJSON
 		admin.Post(t, base+"/live-sessions", map[string]string{"courseId": course, "title": "Live Q&A"}).Expect(t, http.StatusCreated).Decode(t, &s)
-		if !strings.HasPrefix(s.ID, "lvs_") || s.CourseID != course || s.Title != "Live Q&A" || s.Status != "scheduled" ||
-			s.StartedAt != nil || s.EndedAt != nil || s.CreatedAt != epochText || s.UpdatedAt != epochText {
-			t.Fatalf("scheduled session %+v", s)
+		if !strings.HasPrefix(s.ID, "lvs_") {
+			t.Fatalf("session id %q", s.ID)
+		}
+		if diff := cmp.Diff(liveSessionJSON{ID: s.ID, CourseID: course, Title: "Live Q&A", Status: "scheduled", CreatedAt: epochText, UpdatedAt: epochText}, s); diff != "" {
+			t.Fatalf("scheduled session (-want +got):\n%s", diff)
 		}
 		// A recording needs an ended session; ending needs a live one.
 		mustNameParam(t, admin.Post(t, base+"/recordings", map[string]any{"liveSessionId": s.ID, "durationSeconds": 60}), "liveSessionId")
@@ -54,16 +58,20 @@ func TestLiveSessionLifeCycleAndRecording(t *testing.T) {
 		env.Clock.Set(testenv.Epoch.Add(time.Hour))
 		var started liveSessionJSON
 		admin.Post(t, base+"/live-sessions/"+s.ID+"/start", nil).Expect(t, http.StatusOK).Decode(t, &started)
-		if started.Status != "live" || started.StartedAt == nil || *started.StartedAt != "2026-11-21T11:00:00Z" || started.EndedAt != nil {
-			t.Fatalf("started session %+v", started)
+		wantStarted := s
+		wantStarted.Status, wantStarted.StartedAt, wantStarted.UpdatedAt = "live", ptr("2026-11-21T11:00:00Z"), started.UpdatedAt
+		if diff := cmp.Diff(wantStarted, started); diff != "" {
+			t.Fatalf("started session (-want +got):\n%s", diff)
 		}
 		mustNameParam(t, admin.Post(t, base+"/live-sessions/"+s.ID+"/start", nil), "status")
 
 		env.Clock.Set(testenv.Epoch.Add(2 * time.Hour))
 		var ended liveSessionJSON
 		admin.Post(t, base+"/live-sessions/"+s.ID+"/end", nil).Expect(t, http.StatusOK).Decode(t, &ended)
-		if ended.Status != "ended" || ended.EndedAt == nil || *ended.EndedAt != "2026-11-21T12:00:00Z" || *ended.StartedAt != "2026-11-21T11:00:00Z" {
-			t.Fatalf("ended session %+v", ended)
+		wantEnded := started
+		wantEnded.Status, wantEnded.EndedAt, wantEnded.UpdatedAt = "ended", ptr("2026-11-21T12:00:00Z"), ended.UpdatedAt
+		if diff := cmp.Diff(wantEnded, ended); diff != "" {
+			t.Fatalf("ended session (-want +got):\n%s", diff)
 		}
 		mustNameParam(t, admin.Post(t, base+"/live-sessions/"+s.ID+"/start", nil), "status")
 		mustNameParam(t, admin.Post(t, base+"/live-sessions/"+s.ID+"/end", nil), "status")
@@ -72,9 +80,11 @@ func TestLiveSessionLifeCycleAndRecording(t *testing.T) {
 		mustNameParam(t, admin.Post(t, base+"/recordings", map[string]any{"liveSessionId": s.ID, "durationSeconds": 0}), "durationSeconds")
 		var rec recordingJSON
 		admin.Post(t, base+"/recordings", map[string]any{"liveSessionId": s.ID, "durationSeconds": 3600}).Expect(t, http.StatusCreated).Decode(t, &rec)
-		if !strings.HasPrefix(rec.ID, "rec_") || rec.LiveSessionID != s.ID || rec.CourseID != course || rec.Status != "ready" ||
-			rec.DurationSeconds != 3600 || rec.CreatedAt != "2026-11-21T12:00:00Z" {
-			t.Fatalf("recording %+v", rec)
+		if !strings.HasPrefix(rec.ID, "rec_") {
+			t.Fatalf("recording id %q", rec.ID)
+		}
+		if diff := cmp.Diff(recordingJSON{ID: rec.ID, LiveSessionID: s.ID, CourseID: course, Status: "ready", DurationSeconds: 3600, CreatedAt: "2026-11-21T12:00:00Z"}, rec); diff != "" {
+			t.Fatalf("recording (-want +got):\n%s", diff)
 		}
 
 		// Each event carries the resource as the command answered it.

@@ -18,7 +18,7 @@ import (
 // deployments sharing a database.
 func TestMigrationsOfOtherSchemasDoNotWait(t *testing.T) {
 	testenv.Parallel(t)
-	dbURL := testenv.NewPostgresURL(t)
+	dbURL := testenv.NewEmptyPostgresURL(t)
 	ctx := context.Background()
 	holder, err := sqlx.Open("pgx", dbURL)
 	if err != nil {

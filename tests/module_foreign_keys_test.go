@@ -180,10 +180,10 @@ func TestMigration00017RoundTripKeepsRows(t *testing.T) {
 	})
 }
 
-// sameKindURL is a new, empty database of url's kind.
+// sameKindURL is a new, empty database of url's kind (not a migrated copy).
 func sameKindURL(t *testing.T, url string) string {
 	if strings.HasPrefix(url, "sqlite") {
 		return testenv.NewSQLiteURL(t)
 	}
-	return testenv.NewPostgresURL(t)
+	return testenv.NewEmptyPostgresURL(t)
 }

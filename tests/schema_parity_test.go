@@ -107,7 +107,7 @@ func TestSchemaParity(t *testing.T) {
 		return db
 	}
 	sqliteDB := migrated(testenv.NewSQLiteURL(t))
-	postgresDB := migrated(testenv.NewPostgresURL(t))
+	postgresDB := migrated(testenv.NewEmptyPostgresURL(t))
 
 	lite, err := readSQLiteSchema(ctx, sqliteDB)
 	if err != nil {

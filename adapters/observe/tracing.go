@@ -40,6 +40,15 @@ func Exporting(getenv func(string) string) bool {
 		strings.TrimSpace(getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")) != ""
 }
 
+// Open is NewTracing when export is set (Exporting), else a Tracing whose spans go
+// nowhere: what a service opens from its configuration.
+func Open(ctx context.Context, export bool, version string) (*Tracing, error) {
+	if !export {
+		return &Tracing{}, nil
+	}
+	return NewTracing(ctx, version)
+}
+
 // NewTracing builds the exporting tracer from the standard OTEL_* variables (call it
 // when Exporting says so; otherwise the zero Tracing is off). Spans go to the OTLP/HTTP exporter through a batch
 // processor, which read the rest of the OTEL_EXPORTER_OTLP_* and OTEL_BSP_* variables
@@ -70,7 +79,7 @@ func TracingWith(tp trace.TracerProvider) *Tracing {
 
 // Shutdown exports what is buffered and stops the exporter.
 func (t *Tracing) Shutdown(ctx context.Context) error {
-	if t.shutdown == nil {
+	if t == nil || t.shutdown == nil {
 		return nil
 	}
 	return t.shutdown(ctx)

@@ -124,3 +124,12 @@ func (m MasterKey) For(purpose string) []byte {
 	mac.Write([]byte(purpose))
 	return mac.Sum(nil)
 }
+
+// AdminToken is the operator token: the configured one, else one kept in
+// dataDir/admin.token.
+func AdminToken(configured, dataDir string) (string, error) {
+	if configured != "" {
+		return configured, nil
+	}
+	return LoadOrCreateToken(dataDir, "admin.token")
+}

@@ -22,7 +22,8 @@ const (
 	Postgres = "postgres"
 )
 
-// EachDatabase runs fn as a subtest per database, each with a fresh, empty database URL.
+// EachDatabase runs fn as a subtest per database, each with a fresh database URL (the
+// PostgreSQL one already migrated: postgres_template.go).
 // The runs are parallel, and so is a top-level caller (parallel.go), unless the test
 // called Serial. Without CREATORAPI_TEST_POSTGRES_URL the PostgreSQL run is skipped,
 // loudly; under CI (CI=true) a missing variable is a failure, never a skip.
@@ -39,13 +40,22 @@ func NewSQLiteURL(t testing.TB) string {
 	return "sqlite://" + filepath.Join(t.TempDir(), "test.db")
 }
 
-// NewPostgresURL returns the URL of a new, empty schema dropped after the test, with one
-// service instance's connections reserved for it (postgres_budget.go).
+// NewPostgresURL returns the URL of a new database, already migrated (a copy of the
+// migrated template, postgres_template.go), dropped after the test, with one service
+// instance's connections reserved for it (postgres_budget.go).
 func NewPostgresURL(t testing.TB) string {
 	base := serviceURL(t, PostgresURLVar, "PostgreSQL", "postgres://postgres@127.0.0.1:5432/postgres")
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "t_" + hex.EncodeToString(b[:])
+	u := newMigratedPostgresDatabase(t, base)
+	reserveForURL(t, base, u) // the instance the test starts on it (postgres_budget.go)
+	return u
+}
+
+// NewEmptyPostgresURL returns the URL of a new, empty schema of the server's database,
+// dropped after the test: for the tests of the migrations themselves, which start from
+// nothing, and of what schemas sharing a database do to each other.
+func NewEmptyPostgresURL(t testing.TB) string {
+	base := serviceURL(t, PostgresURLVar, "PostgreSQL", "postgres://postgres@127.0.0.1:5432/postgres")
+	schema := "t_" + randomHex(6)
 	admin, err := sqlx.Open("pgx", base)
 	if err != nil {
 		t.Fatalf("open %s: %v", PostgresURLVar, err)
@@ -67,4 +77,11 @@ func NewPostgresURL(t testing.TB) string {
 	u.RawQuery = q.Encode()
 	reserveForURL(t, base, u.String()) // the instance the test starts on it (postgres_budget.go)
 	return u.String()
+}
+
+// randomHex is n random bytes in hex: unique names for databases and schemas.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }

@@ -35,3 +35,12 @@ func (e *Env) OutboxEventsOfType(t testing.TB, typ events.Type) []events.Envelop
 	}
 	return out
 }
+
+// EventTypes lists the envelopes' types in order: what a test compares with cmp.Diff.
+func EventTypes(evs []events.Envelope) []events.Type {
+	types := make([]events.Type, 0, len(evs))
+	for _, e := range evs {
+		types = append(types, e.Type)
+	}
+	return types
+}

@@ -45,25 +45,15 @@ func Events() fx.Option {
 		),
 		// Inline consumers run in the publishing transaction, in every app that publishes
 		// (the CLI's too), not only where the router runs.
-		fx.Invoke(func(o *outbox.Outbox, p consumersParams) { o.RunInline(inline(p.Consumers)) }),
+		fx.Invoke(func(o *outbox.Outbox, p consumersParams) {
+			o.RunInline(slices.DeleteFunc(slices.Clone(p.Consumers), func(c events.Consumer) bool { return !c.Inline }))
+		}),
 	)
 }
 
 type consumersParams struct {
 	fx.In
 	Consumers []events.Consumer `group:"event_consumers"`
-}
-
-// inline picks the consumers that run in the publishing transaction; the router runs
-// the others.
-func inline(cs []events.Consumer) []events.Consumer {
-	var out []events.Consumer
-	for _, c := range cs {
-		if c.Inline {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 type routerParams struct {

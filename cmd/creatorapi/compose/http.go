@@ -52,7 +52,10 @@ func HTTP() fx.Option {
 		fx.Provide(
 			web.NewDecoder,
 			func(k secrets.MasterKey) (*web.Cursors, error) { return web.NewCursors(k.For("cursor/v1")) },
-			newAdminToken,
+			func(cfg Config) (AdminToken, error) {
+				t, err := secrets.AdminToken(cfg.AdminToken, cfg.DataDir)
+				return AdminToken(t), err
+			},
 			func() (*v1.PageCache, error) { return v1.NewPageCache(2048) },
 			prometheus.NewRegistry,
 			web.NewMetrics,
@@ -119,12 +122,4 @@ type operatorParams struct {
 func newOperatorApp(p operatorParams) OperatorApp {
 	return OperatorApp{operator.NewApp(operator.AppDeps{Logger: p.Logger, Metrics: p.Metrics, Pprof: p.Config.Pprof,
 		AdminToken: string(p.Token), Limiter: p.Limiter.FailedAuth(ratelimit.OperatorListener), Dir: p.Dir, Routes: p.Routes})}
-}
-
-func newAdminToken(cfg Config) (AdminToken, error) {
-	if cfg.AdminToken != "" {
-		return AdminToken(cfg.AdminToken), nil
-	}
-	t, err := secrets.LoadOrCreateToken(cfg.DataDir, "admin.token")
-	return AdminToken(t), err
 }

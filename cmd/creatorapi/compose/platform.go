@@ -3,7 +3,6 @@ package compose
 import (
 	"context"
 	"log/slog"
-	"os"
 
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/prometheus/client_golang/prometheus"
@@ -25,7 +24,7 @@ import (
 func Platform() fx.Option {
 	return fx.Module("platform",
 		fx.Provide(
-			newLogger,
+			func(cfg Config) *slog.Logger { return observe.NewLogger(cfg.LogLevel) },
 			newTracing,
 			newDatabase,
 			func(db *sqldb.DB) platform.Transactor { return db },
@@ -57,12 +56,6 @@ func Platform() fx.Option {
 	)
 }
 
-func newLogger(cfg Config) *slog.Logger {
-	var level slog.Level
-	_ = level.UnmarshalText([]byte(cfg.LogLevel))
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-}
-
 // newDatabase opens the database and applies migrations when the app starts.
 func newDatabase(lc fx.Lifecycle, cfg Config, t *observe.Tracing) (*sqldb.DB, error) {
 	db, err := sqldb.Open(context.Background(), cfg.DatabaseURL, cfg.DataDir)
@@ -80,13 +73,7 @@ func newDatabase(lc fx.Lifecycle, cfg Config, t *observe.Tracing) (*sqldb.DB, er
 // newTracing builds the tracer from the OTEL_* variables (off without an endpoint) and
 // flushes its spans when the app stops.
 func newTracing(lc fx.Lifecycle, cfg Config) (*observe.Tracing, error) {
-	if !cfg.TraceExport {
-		return &observe.Tracing{}, nil
-	}
-	t, err := observe.NewTracing(context.Background(), buildinfo.Read().Version)
-	if err != nil {
-		return nil, err
-	}
-	lc.Append(fx.Hook{OnStop: t.Shutdown})
-	return t, nil
+	t, err := observe.Open(context.Background(), cfg.TraceExport, buildinfo.Read().Version)
+	lc.Append(fx.Hook{OnStop: t.Shutdown}) // nil-safe: fx never starts an app whose constructor failed
+	return t, err
 }

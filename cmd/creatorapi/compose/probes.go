@@ -10,6 +10,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/eventbus/natstransport"
+	"github.com/creatorapi/creatorapi/adapters/observe"
 	ratestore "github.com/creatorapi/creatorapi/adapters/ratelimit"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/ratelimit"
@@ -22,7 +23,10 @@ import (
 func Probes() fx.Option {
 	return fx.Module("probes",
 		fx.Provide(newReadiness),
-		fx.Invoke(registerBuildInfo),
+		fx.Invoke(func(r *prometheus.Registry) error {
+			b := buildinfo.Read()
+			return observe.RegisterBuildInfo(r, b.Version, b.Revision, b.GoVersion)
+		}),
 		fx.Invoke(func(db *sqldb.DB, registry *prometheus.Registry) error { return db.Caches().Register(registry) }),
 	)
 }
@@ -63,17 +67,4 @@ func newReadiness(db *sqldb.DB, counter ratelimit.Counter, broker *natstransport
 		}})
 	}
 	return web.NewReadiness(logger, checks...)
-}
-
-// registerBuildInfo exports creatorapi_build_info{version, revision, goversion} = 1, the
-// usual way to see which build each instance runs.
-func registerBuildInfo(registry *prometheus.Registry) error {
-	b := buildinfo.Read()
-	g := prometheus.NewGauge(prometheus.GaugeOpts{
-		Name:        "creatorapi_build_info",
-		Help:        "The running build: version, VCS revision and Go version as labels; always 1.",
-		ConstLabels: prometheus.Labels{"version": b.Version, "revision": b.Revision, "goversion": b.GoVersion},
-	})
-	g.Set(1)
-	return registry.Register(g)
 }

@@ -30,21 +30,9 @@ func RateLimits() fx.Option {
 }
 
 // newRateCounter counts in memory on one instance, and in Redis or the database when
-// instances share the quota. auto: Redis when CREATORAPI_REDIS_URL is set (no row lock per
-// request), else the database on PostgreSQL (shared), else memory.
+// instances share the quota (config.RateLimitStoreFor resolves "auto").
 func newRateCounter(lc fx.Lifecycle, cfg Config, db *sqldb.DB, logger *slog.Logger, registry *prometheus.Registry) (ratelimit.Counter, error) {
-	store := cfg.RateLimitStore
-	if store == "auto" {
-		switch {
-		case cfg.RedisURL != "":
-			store = "redis"
-		case db.Dialect == sqldb.Postgres:
-			store = "database"
-		default:
-			store = "memory"
-		}
-	}
-	switch store {
+	switch cfg.RateLimitStoreFor(db.Dialect == sqldb.Postgres) {
 	case "redis":
 		r, err := ratestore.NewRedis(cfg.RedisURL, cfg.RedisPrefix, 0)
 		if err != nil {

@@ -70,7 +70,7 @@ func Webhooks() fx.Option {
 			// Published to the platform's master key: the sealed secrets, re-sealed on rotation.
 			fx.Annotate(sqlwebhooks.NewSecrets, fx.As(new(webhooks.SealedSecrets))),
 			adapterwebhooks.NewSignal,
-			newMailer,
+			func(cfg Config, l *slog.Logger) (command.Mailer, error) { return mail.New(cfg.SMTPURL, cfg.DataDir, l) },
 			newWebhooksApp,
 			func(cfg Config, d WebhookDispatching) *adapterwebhooks.Sender {
 				return adapterwebhooks.NewSender(adapterwebhooks.Guard{AllowPrivate: cfg.WebhookAllowPrivate}, d.Limits.PerEndpoint)
@@ -139,12 +139,4 @@ func newWebhooksApp(p webhooksParams) webhooks.Application {
 		Log:    p.Log,
 		Health: p.Health,
 	})
-}
-
-// newMailer sends through CREATORAPI_SMTP_URL, or into the data folder when it is unset.
-func newMailer(cfg Config, logger *slog.Logger) (command.Mailer, error) {
-	if cfg.SMTPURL == "" {
-		return mail.NewFiles(cfg.DataDir, logger), nil
-	}
-	return mail.NewSMTP(cfg.SMTPURL)
 }

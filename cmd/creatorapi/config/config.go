@@ -163,3 +163,17 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	return cfg, nil
 }
+
+// RateLimitStoreFor resolves "auto": Redis when CREATORAPI_REDIS_URL is set (no row lock
+// per request), else the database on PostgreSQL (shared by the instances), else memory.
+func (c Config) RateLimitStoreFor(postgres bool) string {
+	switch {
+	case c.RateLimitStore != "auto":
+		return c.RateLimitStore
+	case c.RedisURL != "":
+		return "redis"
+	case postgres:
+		return "database"
+	}
+	return "memory"
+}
