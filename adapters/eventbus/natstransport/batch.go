@@ -145,7 +145,6 @@ func (s *batchSubscriber) run(ctx context.Context, cons jetstream.Consumer, it j
 			continue
 		}
 		if !s.apply(ctx, batch, out) {
-			s.handBack(batch)
 			return
 		}
 		if recovering {
@@ -223,89 +222,117 @@ func (s *batchSubscriber) stillRecovering(ctx context.Context, cons jetstream.Co
 	return false
 }
 
-// apply runs batch through the router in one transaction until it commits, then
-// acknowledges it to JetStream. It reports false when closing stopped it uncommitted.
+// apply runs batch through the router in one transaction until it commits, and
+// acknowledges to JetStream what committed. It reports false when closing stopped it:
+// the acknowledged prefix committed (as on the SQL transport), the rest handed back.
 func (s *batchSubscriber) apply(ctx context.Context, batch []jetstream.Msg, out chan<- *message.Message) bool {
 	for {
-		err := s.applyOnce(ctx, batch, out)
-		if err == nil {
-			break
-		}
-		if errors.Is(err, errClosing) {
+		settled, err := s.applyOnce(ctx, batch, out)
+		s.ack(ctx, batch[:settled])
+		batch = batch[settled:]
+		switch {
+		case err == nil:
+			return true
+		case errors.Is(err, errClosing):
+			s.handBack(batch)
 			return false
 		}
 		s.logger.Error("events batch rolled back, applying it again", err, watermill.LogFields{"consumer": s.name, "events": len(batch)})
-		select {
-		case <-time.After(nakDelay):
-		case <-s.closing:
-			return false
-		}
 	}
-	last := len(batch) - 1
-	for _, m := range batch[:last] {
-		_ = m.Ack() // in order on one connection: the last one's confirmation covers them
+}
+
+// ack acknowledges committed messages: in order on one connection, so the last one's
+// confirmation covers the others. A lost ack costs a redelivery, which the ledger skips.
+func (s *batchSubscriber) ack(ctx context.Context, msgs []jetstream.Msg) {
+	if len(msgs) == 0 {
+		return
+	}
+	last := len(msgs) - 1
+	for _, m := range msgs[:last] {
+		_ = m.Ack()
 	}
 	actx, cancel := context.WithTimeout(ctx, apiTimeout)
 	defer cancel()
-	if err := batch[last].DoubleAck(actx); err != nil {
-		// Committed: a redelivery finds the ledger rows and changes nothing.
+	if err := msgs[last].DoubleAck(actx); err != nil {
 		s.logger.Info("jetstream ack", watermill.LogFields{"consumer": s.name, "error": err.Error()})
 	}
-	return true
 }
 
 var errClosing = errors.New("part closing")
 
 // applyOnce applies batch in one transaction: the events the consumer takes go through
-// the router, the others are only acknowledged (no transaction when none is taken).
-func (s *batchSubscriber) applyOnce(ctx context.Context, batch []jetstream.Msg, out chan<- *message.Message) (err error) {
-	var taken []*message.Message
-	for _, m := range batch {
+// the router, the others are only acknowledged (no transaction when none is taken). It
+// returns how many of batch, from the start, are settled (committed, or not the
+// consumer's). When an event is refused or closing comes, the transaction stays open for
+// up to nakDelay: closing then commits the prefix the router acknowledged (the router
+// refuses events while it drains, and closes the part right after), else it rolls back
+// and the batch comes again.
+func (s *batchSubscriber) applyOnce(ctx context.Context, batch []jetstream.Msg, out chan<- *message.Message) (settled int, err error) {
+	msgs := make([]*message.Message, len(batch)) // nil: not the consumer's
+	taken := false
+	for i, m := range batch {
 		wm, err := wmjs.DefaultUnmarshaler{}.Unmarshal(m)
 		if err != nil {
-			return fmt.Errorf("unmarshal %s: %w", s.name, err)
+			return 0, fmt.Errorf("unmarshal %s: %w", s.name, err)
 		}
 		if t := wm.Metadata.Get(eventbus.MetaType); t == "" || s.consumer.Handles(events.Type(t)) {
-			taken = append(taken, wm)
+			msgs[i], taken = wm, true
 		}
 	}
-	if len(taken) == 0 {
-		return nil
+	if !taken {
+		return len(batch), nil
 	}
 	tx, err := s.db.Writer.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("begin batch of %s: %w", s.name, err)
+		s.pause(nakDelay)
+		return 0, fmt.Errorf("begin batch of %s: %w", s.name, err)
 	}
 	hooks := &sqldb.CommitHooks{}
-	defer func() {
-		if err != nil {
-			_ = tx.Rollback()
-			hooks.Discard()
-		}
-	}()
+	rollback := func(cause error) (int, error) {
+		_ = tx.Rollback()
+		hooks.Discard()
+		return 0, cause
+	}
 	txCtx := s.db.WithTx(ctx, tx)
 	if err := router.LockShared(txCtx, s.db, s.consumer.Name); err != nil {
-		return err
+		s.pause(nakDelay)
+		return rollback(err)
 	}
 	abort := &batchtx.Abort{}
 	mctx := batchtx.WithAbort(batchtx.WithSavepoint(hooks.Context(txCtx), &batchtx.Savepoint{}), abort)
-	for _, wm := range taken {
-		wm.SetContext(mctx)
-		if err := s.hand(wm, out); err != nil {
-			return err
+	var refused error
+	for i, wm := range msgs {
+		if wm != nil {
+			wm.SetContext(mctx)
+			if refused = s.hand(wm, out); refused != nil {
+				break
+			}
+			if abort.Err != nil {
+				s.pause(batchtx.AbortedWait)
+				return rollback(fmt.Errorf("batch of %s aborted: %w", s.name, abort.Err))
+			}
 		}
-		if abort.Err != nil {
-			return fmt.Errorf("batch of %s aborted: %w", s.name, abort.Err)
+		settled = i + 1
+	}
+	if refused != nil && !errors.Is(refused, errClosing) && s.pause(nakDelay) {
+		return rollback(refused)
+	}
+	if refused != nil {
+		refused = errClosing
+		if settled == 0 {
+			return rollback(refused)
 		}
 	}
 	if err := hooks.Flush(txCtx); err != nil {
-		return fmt.Errorf("deferred writes of %s: %w", s.name, err)
+		return rollback(fmt.Errorf("deferred writes of %s: %w", s.name, err))
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit batch of %s: %w", s.name, err)
+		hooks.Discard()
+		s.pause(nakDelay)
+		return 0, fmt.Errorf("commit batch of %s: %w", s.name, err)
 	}
 	hooks.Run()
-	return nil
+	return settled, refused
 }
 
 // hand gives wm to the router and waits for its verdict: nil when acked.
@@ -321,7 +348,12 @@ func (s *batchSubscriber) hand(wm *message.Message, out chan<- *message.Message)
 	case <-wm.Nacked():
 		return fmt.Errorf("event %s of %s not applied", wm.UUID, s.name)
 	case <-s.closing:
-		return errClosing
+		select {
+		case <-wm.Acked(): // the router closes the part only after its verdict
+			return nil
+		default:
+			return errClosing
+		}
 	case <-time.After(s.ackWait):
 		return fmt.Errorf("event %s of %s: no verdict within %s", wm.UUID, s.name, s.ackWait)
 	}
