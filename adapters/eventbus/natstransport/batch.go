@@ -57,7 +57,10 @@ const lazyLinger = 200 * time.Millisecond
 
 // Subscribe starts the batch loop on subject (the part's), once.
 func (s *batchSubscriber) Subscribe(ctx context.Context, _ string) (<-chan *message.Message, error) {
-	ctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	// ctx carries the batch transactions (database/sql rolls back a transaction whose
+	// context ends: Close must not); pulls wait on a context Close cancels.
+	ctx = context.WithoutCancel(ctx)
+	pulls, stop := context.WithCancel(ctx)
 	cons, it, recovering, err := s.open(ctx)
 	if err != nil {
 		stop()
@@ -67,7 +70,7 @@ func (s *batchSubscriber) Subscribe(ctx context.Context, _ string) (<-chan *mess
 	s.mu.Lock()
 	s.done, s.stop = make(chan struct{}), stop
 	s.mu.Unlock()
-	go s.run(ctx, cons, it, out, recovering)
+	go s.run(ctx, pulls, cons, it, out, recovering)
 	return out, nil
 }
 
@@ -118,14 +121,15 @@ func (s *batchSubscriber) durable(ctx context.Context, maxPending int) (jetstrea
 	return cons, nil
 }
 
-func (s *batchSubscriber) run(ctx context.Context, cons jetstream.Consumer, it jetstream.MessagesContext, out chan<- *message.Message, recovering bool) {
+func (s *batchSubscriber) run(ctx, pulls context.Context, cons jetstream.Consumer, it jetstream.MessagesContext, out chan<- *message.Message, recovering bool) {
 	defer close(s.done)
 	defer close(out)
 	defer func() { it.Stop() }()
 	for {
-		batch, err := s.take(ctx, it, recovering)
+		batch, err := s.take(pulls, it, recovering)
 		switch {
 		case s.closed():
+			s.handBack(append(batch, s.buffered(it)...))
 			return
 		case err != nil:
 			// The pull stopped for good (its consumer was deleted, say: a lone server back
@@ -144,7 +148,8 @@ func (s *batchSubscriber) run(ctx context.Context, cons jetstream.Consumer, it j
 			cons, it, recovering = c, i, r
 			continue
 		}
-		if !s.apply(ctx, batch, out) {
+		if rest, ok := s.apply(ctx, batch, out); !ok {
+			s.handBack(append(rest, s.buffered(it)...))
 			return
 		}
 		if recovering {
@@ -223,19 +228,19 @@ func (s *batchSubscriber) stillRecovering(ctx context.Context, cons jetstream.Co
 }
 
 // apply runs batch through the router in one transaction until it commits, and
-// acknowledges to JetStream what committed. It reports false when closing stopped it:
-// the acknowledged prefix committed (as on the SQL transport), the rest handed back.
-func (s *batchSubscriber) apply(ctx context.Context, batch []jetstream.Msg, out chan<- *message.Message) bool {
+// acknowledges to JetStream what committed. It reports false when closing stopped it,
+// with the rest of the batch to hand back: the acknowledged prefix committed (as on the
+// SQL transport).
+func (s *batchSubscriber) apply(ctx context.Context, batch []jetstream.Msg, out chan<- *message.Message) ([]jetstream.Msg, bool) {
 	for {
 		settled, err := s.applyOnce(ctx, batch, out)
 		s.ack(ctx, batch[:settled])
 		batch = batch[settled:]
 		switch {
 		case err == nil:
-			return true
-		case errors.Is(err, errClosing):
-			s.handBack(batch)
-			return false
+			return nil, true
+		case errors.Is(err, errClosing) || s.closed():
+			return batch, false
 		}
 		s.logger.Error("events batch rolled back, applying it again", err, watermill.LogFields{"consumer": s.name, "events": len(batch)})
 	}
@@ -359,11 +364,39 @@ func (s *batchSubscriber) hand(wm *message.Message, out chan<- *message.Message)
 	}
 }
 
-// handBack naks what was taken and not committed: JetStream offers it to the part's next
-// holder at once, first (a lease's next holder would otherwise wait AckWait).
+// buffered stops the pull and returns what it delivered that no batch took yet, in order.
+// The pull's end (its unsubscribe) reaches the server before any nak of handBack: a nak
+// makes the event deliverable at once, and the server could otherwise send it to this
+// pull, where nobody reads it any more (it then waited AckWait, overtaken by later ones).
+func (s *batchSubscriber) buffered(it jetstream.MessagesContext) []jetstream.Msg {
+	it.Drain()
+	var rest []jetstream.Msg
+	for {
+		m, err := it.Next(jetstream.NextMaxWait(handBackWait))
+		if err != nil {
+			return rest
+		}
+		rest = append(rest, m)
+	}
+}
+
+// handBackDelay outlasts the pull requests of the part's previous holder (pullExpiry): an
+// event naked without delay was redelivered at once to such a pull, which nobody read any
+// more, and then waited AckWait while later events overtook it.
+const handBackDelay = pullExpiry + time.Second
+
+// handBackWait bounds the wait for the last buffered message while handing back.
+const handBackWait = 50 * time.Millisecond
+
+// handBack naks what was taken and not committed, to be redelivered after handBackDelay
+// (sooner than AckWait) to the part's next holder, which takes outstanding events one at a
+// time, oldest first, before any newer one.
 func (s *batchSubscriber) handBack(batch []jetstream.Msg) {
+	if len(batch) > 0 {
+		s.logger.Info("jetstream part handed back", watermill.LogFields{"consumer": s.name, "events": len(batch)})
+	}
 	for _, m := range batch {
-		_ = m.Nak()
+		_ = m.NakWithDelay(handBackDelay)
 	}
 }
 
