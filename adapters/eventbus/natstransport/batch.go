@@ -28,8 +28,8 @@ import (
 //
 // Order: a batch is taken only after the previous one was committed and acknowledged, so
 // the messages outstanding are the batch's (recovering covers what a previous holder left).
-// A failed transaction is retried here with the same messages; on Close the messages
-// not committed are handed back (nak, no delay: JetStream redelivers them first).
+// A failed transaction is retried here with the same messages; on Close the prefix the
+// router acknowledged commits and the rest is handed back (handBack).
 type batchSubscriber struct {
 	db       *sqldb.DB
 	broker   *Broker
