@@ -248,6 +248,16 @@ func jetStreamNodeReplaced(t *testing.T, victimRole string) {
 	if in.State.Msgs != uint64(total) {
 		t.Fatalf("the stream holds %d events, want each of %d once", in.State.Msgs, total)
 	}
+	// An acknowledgement lost with a consumer's leader comes back after AckWait (10 s); with
+	// batches the events after it go on meanwhile, so the last of them may settle after the count.
+	waitWithin(t, 15*time.Second, "every consumer settles", logs, func() bool {
+		for _, c := range consumers() {
+			if c.NumPending != 0 || c.NumAckPending != 0 {
+				return false
+			}
+		}
+		return true
+	})
 	var deliveries uint64
 	for _, c := range consumers() {
 		if c.NumPending != 0 || c.NumAckPending != 0 {

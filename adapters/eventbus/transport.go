@@ -95,10 +95,11 @@ type Transport interface {
 // subscribe context from its own cancellation (Close alone ends a subscription).
 //
 // InTx, when set, returns the transaction a message is to be applied in (SQL: the poll's
-// batch transaction, which commits the effect with the position) as a context for
-// sqldb.DB.WithTx-aware repositories; ok false is an error. When InTx is nil (a broker),
-// the router opens one database transaction per message, applies it with its ledger
-// marker, commits, and only then acks: a redelivery after a crash finds the marker.
+// batch transaction, which commits the effect with the position; JetStream: the batch
+// transaction, acknowledged to the broker after it committed) as a context for
+// sqldb.DB.WithTx-aware repositories; ok false is an error. When InTx is nil, the router
+// opens one database transaction per message, applies it with its ledger marker,
+// commits, and only then acks: a redelivery after a crash finds the marker.
 type Subscription struct {
 	Subscriber message.Subscriber
 	Topic      string

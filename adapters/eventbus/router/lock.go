@@ -27,3 +27,9 @@ func lockConsumer(ctx context.Context, db *sqldb.DB, consumer string, exclusive 
 	}
 	return nil
 }
+
+// LockShared takes consumer's lock shared in the transaction of ctx: a broker transport's
+// batch transaction, kept apart from a rebuild of the consumer (lockConsumer).
+func LockShared(ctx context.Context, db *sqldb.DB, consumer string) error {
+	return lockConsumer(ctx, db, consumer, false)
+}

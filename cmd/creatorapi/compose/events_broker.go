@@ -33,11 +33,11 @@ func newBroker(lc fx.Lifecycle, cfg Config, parts eventbus.Partitions, logger wa
 }
 
 // newJetStreamTransport is the broker's transport (nil without a broker).
-func newJetStreamTransport(b *natstransport.Broker, rc router.Config, logger watermill.LoggerAdapter) *natstransport.JetStreamTransport {
+func newJetStreamTransport(b *natstransport.Broker, db *sqldb.DB, rc router.Config, logger watermill.LoggerAdapter) *natstransport.JetStreamTransport {
 	if b == nil {
 		return nil
 	}
-	return natstransport.NewJetStreamTransport(b, rc, logger)
+	return natstransport.NewJetStreamTransport(b, db, rc, logger)
 }
 
 // newEventTransport carries events to the consumers: JetStream when a broker is set, the
