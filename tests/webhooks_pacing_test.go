@@ -177,6 +177,7 @@ func TestWebhookOrderedEndpointWaitsForEarlierDeliveries(t *testing.T) {
 // takes its result at once instead of lingering for a batch: lingering (50 ms) held every
 // ordered endpoint to about 20 deliveries a second. 40 in a row here take 2 s with the linger.
 func TestWebhookOrderedEndpointIsNotHeldByTheRecorder(t *testing.T) {
+	testenv.Serial(t, "times 40 deliveries made one after another (30 ms each at most): beside the parallel phase they took 1.5-2.0 s")
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		env := testenv.StartWebhooks(t, dbURL, nil)
 		ws := env.CreateWorkspace(t, "Academy")
