@@ -70,9 +70,9 @@ FUZZTIME ?= 5m
 fuzz: fuzz-native fuzz-openapi
 
 fuzz-native:
-	CREATORAPI_TEST_POSTGRES_URL=$${CREATORAPI_TEST_POSTGRES_URL:-$(PG_URL)} $(GO) test ./tests -run '^$$' -fuzz '^FuzzPublicAPI$$' -fuzztime $(FUZZTIME)
-	CREATORAPI_TEST_POSTGRES_URL=$${CREATORAPI_TEST_POSTGRES_URL:-$(PG_URL)} $(GO) test ./tests -run '^$$' -fuzz '^FuzzOperatorAPI$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./tests -run '^$$' -fuzz '^FuzzRawHTTP$$' -fuzztime $(FUZZTIME)
+	CREATORAPI_TEST_POSTGRES_URL=$${CREATORAPI_TEST_POSTGRES_URL:-$(PG_URL)} $(GO) test ./tests/fuzz -run '^$$' -fuzz '^FuzzPublicAPI$$' -fuzztime $(FUZZTIME)
+	CREATORAPI_TEST_POSTGRES_URL=$${CREATORAPI_TEST_POSTGRES_URL:-$(PG_URL)} $(GO) test ./tests/fuzz -run '^$$' -fuzz '^FuzzOperatorAPI$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./tests/fuzz -run '^$$' -fuzz '^FuzzRawHTTP$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./ports/http/web -run '^$$' -fuzz '^FuzzDecodeBody$$' -fuzztime $(FUZZTIME)
 
 # Linters, pinned (go run fetches them through the module proxy once): gofmt and goimports

@@ -23,7 +23,7 @@ func TestGoClient(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, databaseURL string) {
 		env, baseURL := startServing(t, databaseURL)
 		ws := env.CreateWorkspace(t, "go client")
-		_, key := env.CreateKey(t, ws, allScopes()...)
+		_, key := env.CreateKey(t, ws, testenv.AllScopes()...)
 		var gets int
 		c, err := creatorapi.New(baseURL, key, creatorapi.TransportOptions{OnAttempt: func(a creatorapi.Attempt) {
 			if a.Method == http.MethodGet {

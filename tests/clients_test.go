@@ -64,7 +64,7 @@ func TestTypeScriptClient(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, databaseURL string) {
 		env, baseURL := startServing(t, databaseURL)
 		ws := env.CreateWorkspace(t, "ts client")
-		_, key := env.CreateKey(t, ws, allScopes()...)
+		_, key := env.CreateKey(t, ws, testenv.AllScopes()...)
 		out := runTS(t, []string{"CREATORAPI_BASE_URL=" + baseURL, "CREATORAPI_API_KEY=" + key, "CREATORAPI_WEBHOOK_FIXTURE=" + fixture},
 			"node", "--test", "--test-reporter=tap", "dist/test/")
 		t.Logf("node --test:\n%s", tail(out, 1500))

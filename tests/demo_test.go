@@ -43,7 +43,7 @@ func TestDemoSeedsOnceThroughTheApplication(t *testing.T) {
 		if !first.Seeded || again.Seeded || again.WorkspaceID != first.WorkspaceID || again.Key.Secret == first.Key.Secret {
 			t.Fatalf("first %+v, again %+v: want one seeding and a new key each run", first.Seeded, again.Seeded)
 		}
-		if len(first.Key.Scopes) != len(allScopes()) {
+		if len(first.Key.Scopes) != len(testenv.AllScopes()) {
 			t.Fatalf("demo key scopes %v", first.Key.Scopes)
 		}
 

@@ -213,7 +213,7 @@ func indentJSON(t *testing.T, raw []byte) string {
 func docsExamplesStory(t *testing.T, databaseURL string) docs.Examples {
 	env, baseURL := startServing(t, databaseURL)
 	ws := env.CreateWorkspace(t, "Ada's Academy")
-	_, key := env.CreateKey(t, ws, allScopes()...)
+	_, key := env.CreateKey(t, ws, testenv.AllScopes()...)
 	r := &exampleRecorder{t: t, baseURL: baseURL, key: key, ids: map[string]string{}, out: docs.Examples{}}
 	tick := func() { env.Clock.Advance(time.Second) }
 	course := env.CreatePublishedCourse(t, ws, "CRM Basics")

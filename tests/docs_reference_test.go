@@ -29,7 +29,7 @@ func TestDocsReferenceRendersTheDocument(t *testing.T) {
 		want = append(want, op.Method+`</span> <code>`+op.Path+`</code>`)
 	}
 	want = append(want, doc.WebhookTypes()...)
-	want = append(want, allScopes()...)
+	want = append(want, testenv.AllScopes()...)
 	want = append(want,
 		"unauthorized", "forbidden", "not_found", "method_not_allowed", "rate_limited", "invalid_request", "internal_error",
 		"X-RateLimit-Limit", "X-RateLimit-Daily-Reset", "Retry-After", "retryAfterSeconds", "X-Request-Id",

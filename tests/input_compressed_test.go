@@ -7,8 +7,6 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/valyala/fasthttp"
-
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
@@ -30,35 +28,21 @@ func TestCompressedBodiesRefusedUninflated(t *testing.T) {
 	}
 	_ = zw.Close()
 
-	send := func(handler fasthttp.RequestHandler, bearer, path string) testenv.Response {
-		var req fasthttp.Request
-		req.Header.SetMethod(http.MethodPost)
-		req.SetRequestURI(path)
-		req.Header.SetContentType("application/json")
-		req.Header.Set("Content-Encoding", "gzip")
-		req.Header.Set("Authorization", "Bearer "+bearer)
-		req.SetBody(bomb.Bytes())
-		var ctx fasthttp.RequestCtx
-		ctx.Init(&req, rawRemote, nil)
-		handler(&ctx)
-		return testenv.Response{Status: ctx.Response.StatusCode(), Body: append([]byte(nil), ctx.Response.Body()...)}
-	}
-	public := newRawClient(env.Public.App, key)
-	operator := newRawClient(env.Operator.App, testenv.AdminToken)
+	public := testenv.NewRawClient(env.Public.App, key)
+	operator := testenv.NewRawClient(env.Operator.App, testenv.AdminToken)
 	for _, c := range []struct {
-		name    string
-		handler fasthttp.RequestHandler
-		bearer  string
-		path    string
+		name   string
+		client testenv.RawClient
+		path   string
 	}{
-		{"public", public.handler, key, "/api/v1/students"},
-		{"operator, optional body", operator.handler, testenv.AdminToken, "/internal/v1/workspaces/" + ws + "/orders/" + order.ID + "/refunds"},
+		{"public", public, "/api/v1/students"},
+		{"operator, optional body", operator, "/internal/v1/workspaces/" + ws + "/orders/" + order.ID + "/refunds"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			r := send(c.handler, c.bearer, c.path)
+			r := c.client.Do(http.MethodPost, c.path, bomb.Bytes(), "application/json", "Content-Encoding", "gzip")
 			runtime.ReadMemStats(&after)
 			expectInvalid(t, r, "Content-Encoding")
 			if grown := after.TotalAlloc - before.TotalAlloc; grown > 20<<20 {

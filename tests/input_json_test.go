@@ -14,15 +14,15 @@ func TestStrictJSONBodies(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		env := testenv.Start(t, dbURL)
 		ws := env.CreateWorkspace(t, "Academy")
-		_, key := env.CreateKeyWithQuota(t, ws, 1_000_000, 1_000_000, allScopes()...)
-		public := newRawClient(env.Public.App, key)
-		operator := newRawClient(env.Operator.App, testenv.AdminToken)
+		_, key := env.CreateKeyWithQuota(t, ws, 1_000_000, 1_000_000, testenv.AllScopes()...)
+		public := testenv.NewRawClient(env.Public.App, key)
+		operator := testenv.NewRawClient(env.Operator.App, testenv.AdminToken)
 		W := "/internal/v1/workspaces/" + ws
 		const ct = "application/json"
 
 		cases := []struct {
 			name   string
-			client rawClient
+			client testenv.RawClient
 			path   string
 			body   string
 			ct     string
@@ -44,14 +44,14 @@ func TestStrictJSONBodies(t *testing.T) {
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				expectInvalid(t, c.client.do(http.MethodPost, c.path, []byte(c.body), c.ct), c.param)
+				expectInvalid(t, c.client.Do(http.MethodPost, c.path, []byte(c.body), c.ct), c.param)
 			})
 		}
 
 		// What stays accepted: parameters on application/json, any case of the type.
 		want := http.StatusCreated
 		for _, ct := range []string{"application/json", "application/json; charset=utf-8", "Application/JSON;charset=UTF-8"} {
-			public.do(http.MethodPost, "/api/v1/students", []byte(`{"email":"ok@example.com"}`), ct).Expect(t, want)
+			public.Do(http.MethodPost, "/api/v1/students", []byte(`{"email":"ok@example.com"}`), ct).Expect(t, want)
 			want = http.StatusOK // the same address again
 		}
 	})

@@ -17,17 +17,17 @@ func TestTextInputIsCheckedEverywhere(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		env := testenv.Start(t, dbURL)
 		ws := env.CreateWorkspace(t, "Academy")
-		_, key := env.CreateKeyWithQuota(t, ws, 1_000_000, 1_000_000, allScopes()...)
+		_, key := env.CreateKeyWithQuota(t, ws, 1_000_000, 1_000_000, testenv.AllScopes()...)
 		student := env.CreateStudent(t, ws, "ada@example.com")
 		course := env.CreatePublishedCourse(t, ws, "Go")
-		public := newRawClient(env.Public.App, key)
-		operator := newRawClient(env.Operator.App, testenv.AdminToken)
+		public := testenv.NewRawClient(env.Public.App, key)
+		operator := testenv.NewRawClient(env.Operator.App, testenv.AdminToken)
 		const ct = "application/json"
 		W := "/internal/v1/workspaces/" + ws
 
 		bodies := []struct {
 			name   string
-			client rawClient
+			client testenv.RawClient
 			method string
 			path   string
 			body   string
@@ -57,13 +57,13 @@ func TestTextInputIsCheckedEverywhere(t *testing.T) {
 		}
 		for _, c := range bodies {
 			t.Run("body/"+c.name, func(t *testing.T) {
-				expectInvalid(t, c.client.do(c.method, c.path, []byte(c.body), ct), c.param)
+				expectInvalid(t, c.client.Do(c.method, c.path, []byte(c.body), ct), c.param)
 			})
 		}
 
 		queries := []struct {
 			name   string
-			client rawClient
+			client testenv.RawClient
 			uri    string
 			param  string
 		}{
@@ -76,13 +76,13 @@ func TestTextInputIsCheckedEverywhere(t *testing.T) {
 		}
 		for _, c := range queries {
 			t.Run("query/"+c.name, func(t *testing.T) {
-				expectInvalid(t, c.client.do(http.MethodGet, c.uri, nil, ""), c.param)
+				expectInvalid(t, c.client.Do(http.MethodGet, c.uri, nil, ""), c.param)
 			})
 		}
 
 		paths := []struct {
 			name   string
-			client rawClient
+			client testenv.RawClient
 			method string
 			uri    string
 			param  string
@@ -94,24 +94,24 @@ func TestTextInputIsCheckedEverywhere(t *testing.T) {
 		}
 		for _, c := range paths {
 			t.Run("path/"+c.name, func(t *testing.T) {
-				expectInvalid(t, c.client.do(c.method, c.uri, nil, ""), c.param)
+				expectInvalid(t, c.client.Do(c.method, c.uri, nil, ""), c.param)
 			})
 		}
 
 		// Where a field allows line breaks and tabs, they pass; the check order is kept:
 		// authentication first, then the scope, then the text.
 		t.Run("multiline description allowed", func(t *testing.T) {
-			r := operator.do(http.MethodPost, W+"/courses", []byte(`{"title":"T","description":"line 1\nline 2\r\n\tindented"}`), ct)
+			r := operator.Do(http.MethodPost, W+"/courses", []byte(`{"title":"T","description":"line 1\nline 2\r\n\tindented"}`), ct)
 			r.Expect(t, http.StatusCreated)
 		})
 		t.Run("unauthenticated is still 401", func(t *testing.T) {
-			anon := newRawClient(env.Public.App, "")
-			anon.do(http.MethodGet, "/api/v1/students?email=%00", nil, "").ExpectError(t, http.StatusUnauthorized, "unauthorized")
+			anon := testenv.NewRawClient(env.Public.App, "")
+			anon.Do(http.MethodGet, "/api/v1/students?email=%00", nil, "").ExpectError(t, http.StatusUnauthorized, "unauthorized")
 		})
 		t.Run("missing scope is still 403", func(t *testing.T) {
 			_, readOnly := env.CreateKey(t, ws, "read:courses")
-			limited := newRawClient(env.Public.App, readOnly)
-			limited.do(http.MethodGet, "/api/v1/students?email=%00", nil, "").ExpectError(t, http.StatusForbidden, "forbidden")
+			limited := testenv.NewRawClient(env.Public.App, readOnly)
+			limited.Do(http.MethodGet, "/api/v1/students?email=%00", nil, "").ExpectError(t, http.StatusForbidden, "forbidden")
 		})
 		t.Run("nothing stored", func(t *testing.T) {
 			var n int

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/creatorapi/creatorapi/application/events"
-	"github.com/creatorapi/creatorapi/domain/keys"
 	"github.com/creatorapi/creatorapi/ports/http/api/v1/openapi"
 	"github.com/creatorapi/creatorapi/tests/contract"
 	"github.com/creatorapi/creatorapi/tests/testenv"
@@ -17,14 +16,6 @@ import (
 
 // The document and the code cannot drift apart: the routes the public app mounts under
 // /api/v1 are the documented operations, in both directions, with the documented scopes.
-
-func allScopes() []string {
-	out := make([]string, len(keys.AllScopes))
-	for i, s := range keys.AllScopes {
-		out[i] = string(s)
-	}
-	return out
-}
 
 // concrete fills a route's parameters (":id" or "{id}") with a value. The events stream
 // gets a cursor it refuses (422, after authentication and scope): a stream that was let
@@ -77,7 +68,7 @@ func openAPIPath(path string) string {
 func TestOpenAPIEveryMountedRouteIsDocumentedAndEveryOperationMounted(t *testing.T) {
 	env := testenv.Start(t, testenv.NewSQLiteURL(t))
 	ws := env.CreateWorkspace(t, "Drift")
-	_, key := env.CreateKeyWithQuota(t, ws, 10000, 100000, allScopes()...)
+	_, key := env.CreateKeyWithQuota(t, ws, 10000, 100000, testenv.AllScopes()...)
 	mounted := mountedAPIRoutes(t, env, env.API(key))
 	if len(mounted) == 0 {
 		t.Fatal("no route under /api/v1 answered: the probe is broken")
@@ -125,11 +116,11 @@ func TestOpenAPIScopesAreTheOnesEnforced(t *testing.T) {
 			}
 			continue
 		}
-		if len(scopes) != 1 || !slices.Contains(allScopes(), scopes[0]) {
+		if len(scopes) != 1 || !slices.Contains(testenv.AllScopes(), scopes[0]) {
 			t.Errorf("%s %s documents scopes %v, want exactly one of the six", op.Method, op.Path, scopes)
 			continue
 		}
-		others := slices.DeleteFunc(allScopes(), func(s string) bool { return s == scopes[0] })
+		others := slices.DeleteFunc(testenv.AllScopes(), func(s string) bool { return s == scopes[0] })
 		_, without := env.CreateKey(t, ws, others...)
 		if got := env.API(without).Do(t, op.Method, concrete(op.Path), nil); got.Status != http.StatusForbidden {
 			t.Errorf("%s %s without %s: status %d, want 403", op.Method, op.Path, scopes[0], got.Status)

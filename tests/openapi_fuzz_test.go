@@ -36,7 +36,7 @@ type fuzzWorkspace struct {
 func seedFuzzWorkspace(t *testing.T, env *testenv.Env, name string) fuzzWorkspace {
 	t.Helper()
 	ws := env.CreateWorkspace(t, name)
-	_, key := env.CreateKeyWithQuota(t, ws, 1_000_000, 10_000_000, allScopes()...)
+	_, key := env.CreateKeyWithQuota(t, ws, 1_000_000, 10_000_000, testenv.AllScopes()...)
 	f := fuzzWorkspace{id: ws, key: key}
 	published := env.CreatePublishedCourse(t, ws, name+" published")
 	draft := env.CreateCourse(t, ws, name+" draft")

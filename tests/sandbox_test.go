@@ -62,7 +62,7 @@ func TestSandboxIsSeededAndIsolatedFromLive(t *testing.T) {
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		env := testenv.Start(t, dbURL)
 		ws := env.CreateWorkspace(t, "Academy")
-		_, liveKey := env.CreateKey(t, ws, allScopes()...)
+		_, liveKey := env.CreateKey(t, ws, testenv.AllScopes()...)
 		liveCourse := env.CreatePublishedCourse(t, ws, "Live course")
 		liveStudent := env.CreateStudent(t, ws, "live@example.com")
 		liveOrder := env.PlaceOrder(t, ws, liveStudent, "usd", testenv.OrderItem{CourseID: liveCourse, Amount: 1000}).ID
@@ -71,7 +71,7 @@ func TestSandboxIsSeededAndIsolatedFromLive(t *testing.T) {
 		if again := openSandbox(t, env, ws, http.StatusOK); again != sb {
 			t.Fatalf("second open gave %s, first %s", again, sb)
 		}
-		_, testKey := env.CreateKey(t, sb, allScopes()...)
+		_, testKey := env.CreateKey(t, sb, testenv.AllScopes()...)
 		if !strings.HasPrefix(testKey, "svc_test_") || strings.HasPrefix(liveKey, "svc_test_") {
 			t.Fatalf("keys: live %q.., test %q..", liveKey[:9], testKey[:9])
 		}

@@ -1,4 +1,4 @@
-package tests
+package fuzz
 
 import (
 	"encoding/json"
@@ -26,8 +26,8 @@ import (
 // falls back to when it leaves a segment empty.
 type fuzzWorld struct {
 	name     string
-	public   rawClient
-	operator rawClient
+	public   testenv.RawClient
+	operator testenv.RawClient
 	ids      map[string]string
 }
 
@@ -57,7 +57,7 @@ func newFuzzWorld(f *testing.F, name, url string) *fuzzWorld {
 	// The dispatcher stays idle: fuzzed webhook URLs must never be dialled.
 	env := testenv.Start(f, url, fx.Replace(compose.WebhookDispatching{Background: false, Limits: adapterwebhooks.DefaultLimits}))
 	ws := env.CreateWorkspace(f, "Fuzz")
-	_, key := env.CreateKeyWithQuota(f, ws, 1_000_000, 1_000_000, allScopes()...)
+	_, key := env.CreateKeyWithQuota(f, ws, 1_000_000, 1_000_000, testenv.AllScopes()...)
 	spareKey, _ := env.CreateKeyWithQuota(f, ws, 0, 0, "read:courses") // the operator fuzzer may revoke this one
 	course := env.CreateCourse(f, ws, "Fuzzing 101")
 	env.PublishCourse(f, ws, course)
@@ -78,8 +78,8 @@ func newFuzzWorld(f *testing.F, name, url string) *fuzzWorld {
 		Expect(f, http.StatusCreated).Decode(f, &live)
 	return &fuzzWorld{
 		name:     name,
-		public:   newRawClient(env.Public.App, key),
-		operator: newRawClient(env.Operator.App, testenv.AdminToken),
+		public:   testenv.NewRawClient(env.Public.App, key),
+		operator: testenv.NewRawClient(env.Operator.App, testenv.AdminToken),
 		ids: map[string]string{
 			"org": ws, "course": course, "draft": draft, "module": detail.Modules[0].ID, "lesson": detail.Modules[0].Lessons[0].ID,
 			"student": student, "enrollment": enrollment, "order": order.ID, "webhook": webhook, "key": spareKey,
@@ -110,13 +110,13 @@ func (w *fuzzWorld) uri(r fuzzRoute, org, id, query string) string {
 }
 
 // expectSane sends one request and holds the answer to the rules.
-func expectSane(t *testing.T, world string, c rawClient, method, uri string, body []byte, contentType string) {
+func expectSane(t *testing.T, world string, c testenv.RawClient, method, uri string, body []byte, contentType string) {
 	t.Helper()
 	if len(body) == 0 {
 		body = nil
 	}
 	start := time.Now()
-	r := c.do(method, uri, body, contentType)
+	r := c.Do(method, uri, body, contentType)
 	where := fmt.Sprintf("[%s] %s %q body %q content-type %q", world, method, uri, body, contentType)
 	if took := time.Since(start); took > slowRequest {
 		t.Fatalf("%s: took %s", where, took)

@@ -1,4 +1,4 @@
-package tests
+package fuzz
 
 import (
 	"bufio"
