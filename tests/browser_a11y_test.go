@@ -139,56 +139,70 @@ func (b *browserSite) tour(axe, role string, pages []a11yPage) {
 	b.run(emulation.ClearDeviceMetricsOverride())
 }
 
-func TestBrowserDashboardOnPhonesIsAccessible(t *testing.T) {
+// The tour is the package's longest test (about a minute a database), so each database's
+// run is a top-level test: EachDatabase's runs are subtests, and go test starts parallel
+// subtests only after every waiting top-level test, which made the tour the run's last
+// minute.
+
+func TestBrowserDashboardOnPhonesIsAccessibleOnSQLite(t *testing.T) {
+	testenv.Parallel(t)
+	phonesTour(t, testenv.SQLite, testenv.NewSQLiteURL(t))
+}
+
+func TestBrowserDashboardOnPhonesIsAccessibleOnPostgres(t *testing.T) {
+	testenv.Parallel(t)
+	phonesTour(t, testenv.Postgres, testenv.NewPostgresURL(t))
+}
+
+// phonesTour checks every dashboard page, signed out and as each role, at every screen.
+func phonesTour(t *testing.T, database, databaseURL string) {
 	axe := axeScript(t)
-	testenv.EachDatabase(t, func(t *testing.T, databaseURL string) {
-		b := startBrowserSiteOn(t, databaseURL, 12*time.Minute, func(c *compose.Config) {
-			c.WebhookAllowPrivate = true
-			c.WebhookRetrySchedule = nil // a failed attempt fails the delivery for good
-		})
-		b.shots = testenv.ArtifactDir(t, filepath.Join("dashboard-a11y", filepath.Base(t.Name())))
-		d := seedA11yData(t, b)
-
-		// Signed out: the sign-in form, its answer, a sign-in link and an invitation.
-		var ownerLink string
-		anonymous := []a11yPage{
-			{"sign-in", b.visit("/dashboard/sign-in")},
-			{"check-your-email", func(b *browserSite) {
-				b.run(chromedp.Navigate(b.base+"/dashboard/sign-in"), chromedp.WaitVisible(`#email`, chromedp.ByQuery),
-					chromedp.SendKeys(`#email`, "someone@example.com", chromedp.ByQuery), chromedp.Submit(`#email`, chromedp.ByQuery),
-					chromedp.WaitVisible(`//h1[text()="Check your e-mail"]`))
-			}},
-			{"sign-in-link", func(b *browserSite) {
-				b.run(chromedp.Navigate(ownerLink), chromedp.WaitVisible(`//button[text()="Sign in"]`))
-			}},
-			{"invitation", func(b *browserSite) {
-				b.run(chromedp.Navigate(d.invitation), chromedp.WaitVisible(`//button[text()="Accept invitation"]`))
-			}},
-		}
-		before := len(testenv.MailedLinksIn(t, b.dataDir, "owner@example.com"))
-		b.run(chromedp.Navigate(b.base+"/dashboard/sign-in"), chromedp.WaitVisible(`#email`, chromedp.ByQuery),
-			chromedp.SendKeys(`#email`, "owner@example.com", chromedp.ByQuery), chromedp.Submit(`#email`, chromedp.ByQuery),
-			chromedp.WaitVisible(`//h1[text()="Check your e-mail"]`))
-		links := testenv.WaitMailedLinks(t, b.dataDir, "owner@example.com", before+1)
-		ownerLink = links[len(links)-1]
-		b.tour(axe, "signed-out", anonymous)
-
-		// The owner: every page, the ones answering a form included.
-		b.run(chromedp.Navigate(ownerLink), chromedp.Click(`//button[text()="Sign in"]`), chromedp.WaitVisible(`//h1[text()="Overview"]`))
-		b.tour(axe, "owner", append(memberPages(b, d),
-			a11yPage{"members", b.visit(d.base + "/members")},
-			a11yPage{"member-remove", b.visit(d.base + "/members/remove?email=" + url.QueryEscape("pending@example.com"))},
-			a11yPage{"audit-log", b.visit(d.base + "/audit")},
-			a11yPage{"workspaces", b.visit("/dashboard/")},
-		))
-		b.run(chromedp.Click(`//button[text()="Sign out"]`), chromedp.WaitVisible(`//p[text()="You are signed out."]`))
-
-		// The developer: the same pages, and the owners' pages say "Not allowed".
-		b.run(chromedp.Navigate(d.invitation), chromedp.Click(`//button[text()="Accept invitation"]`), chromedp.WaitVisible(`//h1[text()="Overview"]`))
-		b.tour(axe, "developer", append(memberPages(b, d),
-			a11yPage{"members-not-allowed", b.visit(d.base + "/members")},
-		))
+	b := startBrowserSiteOn(t, databaseURL, 12*time.Minute, func(c *compose.Config) {
+		c.WebhookAllowPrivate = true
+		c.WebhookRetrySchedule = nil // a failed attempt fails the delivery for good
 	})
+	b.shots = testenv.ArtifactDir(t, filepath.Join("dashboard-a11y", database))
+	d := seedA11yData(t, b)
+
+	// Signed out: the sign-in form, its answer, a sign-in link and an invitation.
+	var ownerLink string
+	anonymous := []a11yPage{
+		{"sign-in", b.visit("/dashboard/sign-in")},
+		{"check-your-email", func(b *browserSite) {
+			b.run(chromedp.Navigate(b.base+"/dashboard/sign-in"), chromedp.WaitVisible(`#email`, chromedp.ByQuery),
+				chromedp.SendKeys(`#email`, "someone@example.com", chromedp.ByQuery), chromedp.Submit(`#email`, chromedp.ByQuery),
+				chromedp.WaitVisible(`//h1[text()="Check your e-mail"]`))
+		}},
+		{"sign-in-link", func(b *browserSite) {
+			b.run(chromedp.Navigate(ownerLink), chromedp.WaitVisible(`//button[text()="Sign in"]`))
+		}},
+		{"invitation", func(b *browserSite) {
+			b.run(chromedp.Navigate(d.invitation), chromedp.WaitVisible(`//button[text()="Accept invitation"]`))
+		}},
+	}
+	before := len(testenv.MailedLinksIn(t, b.dataDir, "owner@example.com"))
+	b.run(chromedp.Navigate(b.base+"/dashboard/sign-in"), chromedp.WaitVisible(`#email`, chromedp.ByQuery),
+		chromedp.SendKeys(`#email`, "owner@example.com", chromedp.ByQuery), chromedp.Submit(`#email`, chromedp.ByQuery),
+		chromedp.WaitVisible(`//h1[text()="Check your e-mail"]`))
+	links := testenv.WaitMailedLinks(t, b.dataDir, "owner@example.com", before+1)
+	ownerLink = links[len(links)-1]
+	b.tour(axe, "signed-out", anonymous)
+
+	// The owner: every page, the ones answering a form included.
+	b.run(chromedp.Navigate(ownerLink), chromedp.Click(`//button[text()="Sign in"]`), chromedp.WaitVisible(`//h1[text()="Overview"]`))
+	b.tour(axe, "owner", append(memberPages(b, d),
+		a11yPage{"members", b.visit(d.base + "/members")},
+		a11yPage{"member-remove", b.visit(d.base + "/members/remove?email=" + url.QueryEscape("pending@example.com"))},
+		a11yPage{"audit-log", b.visit(d.base + "/audit")},
+		a11yPage{"workspaces", b.visit("/dashboard/")},
+	))
+	b.run(chromedp.Click(`//button[text()="Sign out"]`), chromedp.WaitVisible(`//p[text()="You are signed out."]`))
+
+	// The developer: the same pages, and the owners' pages say "Not allowed".
+	b.run(chromedp.Navigate(d.invitation), chromedp.Click(`//button[text()="Accept invitation"]`), chromedp.WaitVisible(`//h1[text()="Overview"]`))
+	b.tour(axe, "developer", append(memberPages(b, d),
+		a11yPage{"members-not-allowed", b.visit(d.base + "/members")},
+	))
 }
 
 // memberPages are the pages every member sees.

@@ -199,6 +199,7 @@ func TestCacheCutFromItsChannelStopsTrustingIt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
+	testenv.Parallel(t) // it starts serve processes, not Start: without the mark it ran in the serial phase
 	dbURL := testenv.NewPostgresURL(t)
 	bin := testenv.Binary(t)
 	env := cacheEnv(t, dbURL)

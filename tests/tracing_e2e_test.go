@@ -97,6 +97,7 @@ func TestTraceFromClientRequestToWebhook(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
+	testenv.Parallel(t) // its runs are in subtests: without the mark it ran in the serial phase
 	for _, transport := range []string{"sql", "jetstream"} {
 		for _, export := range []bool{true, false} {
 			name := transport + "/export"
