@@ -41,7 +41,7 @@ func feedRequest(t *testing.T, ctx context.Context, key, url string) *http.Respo
 // A long poll answers as soon as an event commits, a stream sends it as soon as it
 // commits (both within a second), and a stopping server ends the stream at once.
 func TestEventsFeedLongPollAndStreamDeliverWithinASecond(t *testing.T) {
-	testenv.Serial(t, "bounds a long poll's answer to a second after the commit: beside the parallel phase it took 1.1-1.4 s")
+	testenv.Alone(t, "bounds a long poll's answer to a second after the commit: beside the parallel phase it took 1.1-1.4 s")
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		env, base := startFeedListening(t, dbURL)
 		ws := env.CreateWorkspace(t, "Waiting")

@@ -17,7 +17,7 @@ import (
 // safety poll are applied together at that poll; an eager consumer beside it applies the
 // first at once.
 func TestEventsLazyConsumerAppliesCommitsOfAPollTogether(t *testing.T) {
-	testenv.Serial(t, "times a wake-up against half a poll (1 s): parallel runs' load delays it past that")
+	testenv.Alone(t, "times a wake-up against half a poll (1 s): parallel runs' load delays it past that")
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		var mu sync.Mutex
 		lazyTx := map[*sql.Tx]int{} // the batch transaction under each wrapper

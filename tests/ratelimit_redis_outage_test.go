@@ -17,7 +17,7 @@ import (
 // Redis answers again shared counting resumes from the counts Redis kept: what was counted
 // in memory during the outage is dropped (docs/rate-limits.md, "Redis away").
 func TestRedisOutageCostsNoRequest(t *testing.T) {
-	testenv.Serial(t, "Redis must answer within the client's 250 ms read timeout until the cut: beside the parallel phase it once did not, and the instance was degraded before the outage began")
+	testenv.Alone(t, "Redis must answer within the client's 250 ms read timeout until the cut: beside the parallel phase it once did not, and the instance was degraded before the outage began")
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		proxy, redis := testenv.UseRedisThrough(t, 50*time.Millisecond)
 		env := testenv.Start(t, dbURL, redis)

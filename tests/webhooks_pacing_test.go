@@ -87,7 +87,7 @@ func runUntil(t *testing.T, rc *testenv.Receiver, n int, within time.Duration, e
 // once: never more than 5 (+1) arrive within any second, every delivery arrives once, and
 // waiting for the limit is not a failure (one attempt each).
 func TestWebhookRateLimitHoldsAcrossInstances(t *testing.T) {
-	testenv.Serial(t, "counts arrivals per second: a machine busy with other tests delays sends unevenly")
+	testenv.Alone(t, "counts arrivals per second: a machine busy with other tests delays sends unevenly")
 	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
 		one := testenv.StartWebhooks(t, dbURL, nil)
 		two := testenv.StartWebhooks(t, dbURL, nil)

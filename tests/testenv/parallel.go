@@ -21,6 +21,7 @@ type mode int
 const (
 	parallel mode = iota + 1
 	serial
+	alone // in the serial phase, its runs side by side
 )
 
 var marks sync.Map // *testing.T -> mode
@@ -43,19 +44,32 @@ func Parallel(t testing.TB) {
 // parallel phase; why says what it shares, for the reader. Call it first in the test.
 func Serial(t *testing.T, why string) {
 	t.Helper()
+	markOutOfParallelPhase(t, serial, "Serial", why)
+}
+
+// Alone keeps t out of the parallel phase like Serial, but runs the runs EachDatabase and
+// EachTransport start under it side by side: for light checks that need the machine free
+// of the parallel phase's load, not of each other (pacing rates, a long poll's latency).
+func Alone(t *testing.T, why string) {
+	t.Helper()
+	markOutOfParallelPhase(t, alone, "Alone", why)
+}
+
+func markOutOfParallelPhase(t *testing.T, m mode, name, why string) {
+	t.Helper()
 	if why == "" {
-		t.Fatal("testenv.Serial needs the reason the test cannot run in parallel")
+		t.Fatalf("testenv.%s needs the reason the test cannot run in parallel", name)
 	}
-	if m, marked := marks.LoadOrStore(t, serial); marked && m != serial {
-		t.Fatal("testenv.Serial called after the test was marked parallel: call it first")
+	if got, marked := marks.LoadOrStore(t, m); marked && got != m {
+		t.Fatalf("testenv.%s called after the test was marked otherwise: call it first", name)
 	}
 	t.Cleanup(func() { marks.Delete(t) })
 }
 
-// isSerial tells whether t was marked Serial.
+// isSerial tells whether t was marked Serial or Alone: kept out of the parallel phase.
 func isSerial(t testing.TB) bool {
 	m, _ := marks.Load(t)
-	return m == serial
+	return m == serial || m == alone
 }
 
 // parallelTopLevel marks t parallel when it is a top-level test. A subtest is left
@@ -67,9 +81,11 @@ func parallelTopLevel(t testing.TB) {
 }
 
 // run starts fn as a subtest named name, parallel unless t is Serial (then the subtest
-// is Serial too, so that runs nested under it stay in order).
+// is Serial too, so that runs nested under it stay in order). Under Alone the subtests
+// are parallel: they run at once, side by side, while the serial phase waits for them.
 func run(t *testing.T, name string, fn func(t *testing.T)) {
-	serialParent := isSerial(t)
+	m, _ := marks.Load(t)
+	serialParent := m == serial
 	t.Run(name, func(t *testing.T) {
 		if serialParent {
 			Serial(t, "its parent test is serial")
