@@ -2,7 +2,10 @@ package tests
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -18,7 +21,7 @@ func TestStoppedDispatcherReleasesItsClaims(t *testing.T) {
 		env.Dispatcher.Run(stop) // returns at once: the dispatcher is stopping
 		n, err := env.Dispatcher.Tick(context.Background())
 		if err != nil || n != 3 {
-			t.Fatalf("claimed %d, %v; want 3", n, err)
+			t.Fatalf("claimed %d, %v; want 3; the deliveries:\n%s", n, err, deliveryStates(t, env))
 		}
 		env.Dispatcher.Wait()
 		if got := len(rc.Got()); got != 0 {
@@ -33,4 +36,25 @@ func TestStoppedDispatcherReleasesItsClaims(t *testing.T) {
 			t.Fatalf("%d deliveries still leased after the stop", leased)
 		}
 	})
+}
+
+// deliveryStates lists every delivery's claim state, to explain a claim that found fewer.
+func deliveryStates(t *testing.T, env *testenv.WebhookEnv) string {
+	t.Helper()
+	var rows []struct {
+		ID            string     `db:"id"`
+		Status        string     `db:"status"`
+		NextAttemptAt *time.Time `db:"next_attempt_at"`
+		LeaseUntil    *time.Time `db:"lease_until"`
+		LeaseToken    string     `db:"lease_token"`
+	}
+	if err := env.DB.Reader.SelectContext(context.Background(), &rows,
+		`SELECT id, status, next_attempt_at, lease_until, lease_token FROM webhook_deliveries ORDER BY id`); err != nil {
+		return err.Error()
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		fmt.Fprintf(&b, "  %s %s next %v lease %v %q\n", r.ID, r.Status, r.NextAttemptAt, r.LeaseUntil, r.LeaseToken)
+	}
+	return fmt.Sprintf("clock %s\n%s", env.Clock.Now(), b.String())
 }

@@ -36,6 +36,11 @@ func (d *Dispatcher) Run(stop <-chan struct{}) {
 			claim = false // handed leases, or room freed: a claim only if more may be due
 		case <-timer.C:
 		}
+		if closed(stop) {
+			// select picks at random among ready cases: a signal that came with the stop
+			// must not start another round of sends.
+			return
+		}
 		for {
 			_, full, err := d.tick(context.Background(), claim)
 			if err != nil {
@@ -57,5 +62,15 @@ func (d *Dispatcher) releaseHanded() {
 		if err := d.app.Commands.Release.Handle(context.Background(), l); err != nil {
 			d.logger.Warn("release webhook delivery", "delivery", l.Delivery.ID, "error", err)
 		}
+	}
+}
+
+// closed tells whether stop is closed, without waiting.
+func closed(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
 	}
 }
