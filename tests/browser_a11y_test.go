@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -42,8 +41,7 @@ var axeTags = []string{"wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"}
 // axeScript is axe-core's browser build, pinned in tests/axe (npm ci there; .ci/run does).
 func axeScript(t *testing.T) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	path := filepath.Join(filepath.Dir(file), "axe", "node_modules", "axe-core", "axe.min.js")
+	path := filepath.Join("axe", "node_modules", "axe-core", "axe.min.js") // go test runs in tests/
 	src, err := os.ReadFile(path)
 	if err != nil {
 		testenv.SkipSuite(t, "axe-core", path+" is missing", "cd tests/axe && npm ci")

@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
 
@@ -30,12 +29,32 @@ func ArtifactDir(t testing.TB, name string) string {
 	t.Helper()
 	base := os.Getenv("CREATORAPI_TEST_ARTIFACTS")
 	if base == "" {
-		_, file, _, _ := runtime.Caller(0)
-		base = filepath.Join(filepath.Dir(file), "..", "artifacts")
+		base = filepath.Join(moduleRoot(t), "tests", "artifacts")
 	}
 	dir := filepath.Join(base, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatalf("artifact folder: %v", err)
 	}
 	return dir
+}
+
+// moduleRoot is the folder of the go.mod above the test's working folder (go test runs a
+// package's tests in its folder). Not runtime.Caller: a -trimpath build (CI's) records
+// module paths, not folders.
+func moduleRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatalf("working folder: %v", err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatalf("no go.mod above the test's working folder")
+		}
+		dir = parent
+	}
 }
