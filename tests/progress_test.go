@@ -10,6 +10,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
+	"github.com/google/go-cmp/cmp"
 )
 
 type lessonProgressView struct {
@@ -125,8 +126,8 @@ func TestProgressRounding(t *testing.T) {
 		for i, l := range lessons {
 			var p lessonProgressView
 			env.CompleteLesson(t, ws, student, l).Expect(t, http.StatusCreated).Decode(t, &p)
-			if p.Progress.Percent != want[i] || p.Progress.CompletedLessons != i+1 || p.Progress.TotalLessons != 7 {
-				t.Fatalf("after %d of 7: %+v, want %d%%", i+1, p.Progress, want[i])
+			if diff := cmp.Diff(progressJSON{CompletedLessons: i + 1, TotalLessons: 7, Percent: want[i]}, p.Progress); diff != "" {
+				t.Fatalf("after %d of 7 (-want +got):\n%s", i+1, diff)
 			}
 		}
 
@@ -142,11 +143,17 @@ func TestProgressRounding(t *testing.T) {
 		for _, e := range list.Data[0].Enrollments {
 			byCourse[e.CourseID] = e
 		}
-		if got := byCourse[empty.ID]; got.Progress != (progressJSON{0, 0, 0}) || got.Status != "active" {
-			t.Fatalf("empty course enrollment %+v", got)
+		type state struct {
+			Progress progressJSON
+			Status   string
 		}
-		if got := byCourse[course]; got.Progress != (progressJSON{7, 7, 100}) || got.Status != "completed" {
-			t.Fatalf("finished course enrollment %+v", got)
+		states := map[string]state{}
+		for id, e := range byCourse {
+			states[id] = state{e.Progress, e.Status}
+		}
+		wantStates := map[string]state{empty.ID: {progressJSON{0, 0, 0}, "active"}, course: {progressJSON{7, 7, 100}, "completed"}}
+		if diff := cmp.Diff(wantStates, states); diff != "" {
+			t.Fatalf("enrollments by course, the empty one and the finished one (-want +got):\n%s", diff)
 		}
 		// Enrollment history is oldest first.
 		if list.Data[0].Enrollments[0].CourseID != course {
@@ -194,8 +201,8 @@ func TestProgressValidationAndIsolation(t *testing.T) {
 		env.CompleteLesson(t, a, student, lesson).Expect(t, http.StatusCreated)
 		var list studentList
 		env.API(env.LearningKey(t, b)).Get(t, "/api/v1/students").Decode(t, &list)
-		if len(list.Data) != 1 || list.Data[0].ID != studentB || len(list.Data[0].Enrollments) != 0 {
-			t.Fatalf("B's students %+v", list.Data)
+		if diff := cmp.Diff([]string{studentB}, list.ids()); diff != "" || len(list.Data[0].Enrollments) != 0 {
+			t.Fatalf("B's students (-want +got):\n%s\n%+v, want no enrollment", diff, list.Data)
 		}
 		if !reflect.DeepEqual(env.LessonIDs(t, a, course)[:1], []string{lesson}) {
 			t.Fatal("curriculum changed")

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/go-cmp/cmp"
 	"github.com/valyala/fasthttp/fasthttputil"
 
 	"github.com/creatorapi/creatorapi/application/events"
@@ -53,6 +54,15 @@ type studentList struct {
 		Cursor  *string `json:"cursor"`
 		HasMore bool    `json:"has_more"`
 	} `json:"pagination"`
+}
+
+// ids lists the page's student ids in order, for cmp.Diff.
+func (l studentList) ids() []string {
+	out := make([]string, len(l.Data))
+	for i, s := range l.Data {
+		out[i] = s.ID
+	}
+	return out
 }
 
 // expectInvalid asserts a 422 invalid_request whose param names field.
@@ -245,13 +255,13 @@ func TestStudentListFilters(t *testing.T) {
 
 		var list studentList
 		api.Get(t, "/api/v1/students").Expect(t, http.StatusOK).Decode(t, &list)
-		if len(list.Data) != 2 || list.Data[0].ID != late || list.Data[1].ID != early || list.Pagination.HasMore || list.Pagination.Cursor != nil {
-			t.Fatalf("list %+v, want late then early", list)
+		if diff := cmp.Diff([]string{late, early}, list.ids()); diff != "" || list.Pagination.HasMore || list.Pagination.Cursor != nil {
+			t.Fatalf("list (-want +got):\n%s\npagination %+v, want none", diff, list.Pagination)
 		}
 
 		api.Get(t, "/api/v1/students?email="+url.QueryEscape("late.bird@EXAMPLE.COM")).Expect(t, http.StatusOK).Decode(t, &list)
-		if len(list.Data) != 1 || list.Data[0].ID != late {
-			t.Fatalf("email filter %+v", list.Data)
+		if diff := cmp.Diff([]string{late}, list.ids()); diff != "" {
+			t.Fatalf("email filter (-want +got):\n%s", diff)
 		}
 		api.Get(t, "/api/v1/students?email=nobody%40example.com").Expect(t, http.StatusOK).Decode(t, &list)
 		if len(list.Data) != 0 {
@@ -260,8 +270,8 @@ func TestStudentListFilters(t *testing.T) {
 
 		since := testenv.Epoch.Add(30 * time.Minute).Format(time.RFC3339)
 		api.Get(t, "/api/v1/students?updatedSince="+since).Expect(t, http.StatusOK).Decode(t, &list)
-		if len(list.Data) != 1 || list.Data[0].ID != late {
-			t.Fatalf("updatedSince %s: %+v", since, list.Data)
+		if diff := cmp.Diff([]string{late}, list.ids()); diff != "" {
+			t.Fatalf("updatedSince %s (-want +got):\n%s", since, diff)
 		}
 		// Offsets are honoured, also when the '+' arrives unencoded (as a space).
 		api.Get(t, "/api/v1/students?updatedSince=2026-11-21T11:00:00%2B01:00").Expect(t, http.StatusOK).Decode(t, &list)
@@ -277,8 +287,8 @@ func TestStudentListFilters(t *testing.T) {
 		env.Clock.Advance(time.Hour)
 		env.Enroll(t, ws, early, course)
 		api.Get(t, "/api/v1/students?updatedSince="+testenv.Epoch.Add(90*time.Minute).Format(time.RFC3339)).Expect(t, http.StatusOK).Decode(t, &list)
-		if len(list.Data) != 1 || list.Data[0].ID != early || !list.Data[0].UpdatedAt.Equal(testenv.Epoch.Add(2*time.Hour)) {
-			t.Fatalf("after enrolling, updatedSince shows %+v", list.Data)
+		if diff := cmp.Diff([]string{early}, list.ids()); diff != "" || !list.Data[0].UpdatedAt.Equal(testenv.Epoch.Add(2*time.Hour)) {
+			t.Fatalf("after enrolling, updatedSince (-want +got):\n%s\n%+v, want updatedAt %s", diff, list.Data, testenv.Epoch.Add(2*time.Hour))
 		}
 
 		for _, c := range []struct{ query, param string }{
@@ -431,8 +441,8 @@ func TestStudentOperatorUpdateAndDelete(t *testing.T) {
 		// A partial patch keeps the other fields; an empty one changes nothing and emits nothing.
 		var partial studentJSON
 		admin.Do(t, http.MethodPatch, studentsPath(ws)+"/"+id, map[string]any{"lastName": "Murray Hopper"}).Expect(t, http.StatusOK).Decode(t, &partial)
-		if partial.FirstName != "Grace" || partial.LastName != "Murray Hopper" || partial.Metadata["rank"] != "admiral" {
-			t.Fatalf("partial patch %+v", partial)
+		if diff := cmp.Diff([]string{"Grace", "Murray Hopper", "admiral"}, []string{partial.FirstName, partial.LastName, partial.Metadata["rank"]}); diff != "" {
+			t.Fatalf("partial patch: first name, last name, metadata rank (-want +got):\n%s", diff)
 		}
 		admin.Do(t, http.MethodPatch, studentsPath(ws)+"/"+id, map[string]any{}).Expect(t, http.StatusOK)
 		admin.Do(t, http.MethodPatch, studentsPath(ws)+"/"+id, map[string]any{"firstName": "Grace"}).Expect(t, http.StatusOK)
@@ -462,8 +472,8 @@ func TestStudentOperatorUpdateAndDelete(t *testing.T) {
 		}
 		var list studentList
 		api.Get(t, "/api/v1/students").Expect(t, http.StatusOK).Decode(t, &list)
-		if len(list.Data) != 1 || list.Data[0].ID != other {
-			t.Fatalf("list after delete %+v, want only %s", list.Data, other)
+		if diff := cmp.Diff([]string{other}, list.ids()); diff != "" {
+			t.Fatalf("list after delete (-want +got):\n%s", diff)
 		}
 		admin.Get(t, studentsPath(ws)+"/"+id).ExpectError(t, http.StatusNotFound, "not_found")
 		admin.Do(t, http.MethodDelete, studentsPath(ws)+"/"+id, nil).ExpectError(t, http.StatusNotFound, "not_found")
