@@ -9,6 +9,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
+	"github.com/google/go-cmp/cmp"
 )
 
 type batchResultJSON struct {
@@ -92,8 +93,8 @@ func TestStudentBatchUpsertMixedResultsInOrder(t *testing.T) {
 			out.Results[10].Student.FirstName != "Later" || len(out.Results[10].Student.Metadata) != 0 || out.Results[9].Student.ExternalID != "crm-new" {
 			t.Fatalf("results %s", resp.Body)
 		}
-		if out.Counts["created"] != 2 || out.Counts["updated"] != 2 || out.Counts["unchanged"] != 1 || out.Counts["failed"] != 6 {
-			t.Fatalf("counts %v", out.Counts)
+		if diff := cmp.Diff(map[string]int{"created": 2, "updated": 2, "unchanged": 1, "failed": 6}, out.Counts); diff != "" {
+			t.Fatalf("counts (-want +got):\n%s", diff)
 		}
 
 		// One event per change: 2 created, 2 updated (b and the new crm-new student).

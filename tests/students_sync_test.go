@@ -11,6 +11,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/application/events"
 	"github.com/creatorapi/creatorapi/tests/testenv"
+	"github.com/google/go-cmp/cmp"
 )
 
 // GET and PATCH /api/v1/students/{id}: scopes, isolation, merge-patch semantics, the
@@ -146,16 +147,16 @@ func TestStudentListByExternalID(t *testing.T) {
 
 		var page studentList
 		env.API(key).Get(t, "/api/v1/students?externalId=crm-1").Expect(t, http.StatusOK).Decode(t, &page)
-		if len(page.Data) != 2 || page.Data[0].ID != second || page.Data[1].ID != first {
-			t.Fatalf("?externalId=crm-1 listed %+v, want the two, newest first", page.Data)
+		if diff := cmp.Diff([]string{second, first}, page.ids()); diff != "" {
+			t.Fatalf("?externalId=crm-1, want the two, newest first (-want +got):\n%s", diff)
 		}
 		env.API(key).Get(t, "/api/v1/students?externalId=%20crm-2%20").Expect(t, http.StatusOK).Decode(t, &page)
 		if len(page.Data) != 1 || page.Data[0].ExternalID != "crm-2" {
 			t.Fatalf("?externalId= with spaces listed %+v", page.Data)
 		}
 		env.API(key).Get(t, "/api/v1/students?externalId=crm-1&email=B@example.com").Expect(t, http.StatusOK).Decode(t, &page)
-		if len(page.Data) != 1 || page.Data[0].ID != second {
-			t.Fatalf("externalId AND email listed %+v", page.Data)
+		if diff := cmp.Diff([]string{second}, page.ids()); diff != "" {
+			t.Fatalf("externalId AND email (-want +got):\n%s", diff)
 		}
 		env.API(key).Get(t, "/api/v1/students?externalId=CRM-1").Expect(t, http.StatusOK).Decode(t, &page)
 		if len(page.Data) != 0 {
@@ -169,8 +170,8 @@ func TestStudentListByExternalID(t *testing.T) {
 		}
 		cursor := url.QueryEscape(*page.Pagination.Cursor)
 		env.API(key).Get(t, "/api/v1/students?externalId=crm-1&limit=1&cursor="+cursor).Expect(t, http.StatusOK).Decode(t, &page)
-		if len(page.Data) != 1 || page.Data[0].ID != first || page.Pagination.HasMore {
-			t.Fatalf("second page %+v", page)
+		if diff := cmp.Diff([]string{first}, page.ids()); diff != "" || page.Pagination.HasMore {
+			t.Fatalf("second page (-want +got):\n%s\nhas_more %v, want false", diff, page.Pagination.HasMore)
 		}
 		expectInvalid(t, env.API(key).Get(t, "/api/v1/students?externalId=crm-2&limit=1&cursor="+cursor), "cursor")
 		expectInvalid(t, env.API(key).Get(t, "/api/v1/students?limit=1&cursor="+cursor), "cursor")
