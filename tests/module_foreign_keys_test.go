@@ -183,7 +183,7 @@ func TestMigration00017RoundTripKeepsRows(t *testing.T) {
 // sameKindURL is a new, empty database of url's kind (not a migrated copy).
 func sameKindURL(t *testing.T, url string) string {
 	if strings.HasPrefix(url, "sqlite") {
-		return testenv.NewSQLiteURL(t)
+		return testenv.NewEmptySQLiteURL(t)
 	}
 	return testenv.NewEmptyPostgresURL(t)
 }

@@ -7,7 +7,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/url"
-	"path/filepath"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
@@ -33,11 +32,6 @@ func EachDatabase(t *testing.T, fn func(t *testing.T, databaseURL string)) {
 	}
 	run(t, SQLite, func(t *testing.T) { fn(t, NewSQLiteURL(t)) })
 	run(t, Postgres, func(t *testing.T) { fn(t, NewPostgresURL(t)) })
-}
-
-// NewSQLiteURL returns the URL of a new SQLite file in the test's temp folder.
-func NewSQLiteURL(t testing.TB) string {
-	return "sqlite://" + filepath.Join(t.TempDir(), "test.db")
 }
 
 // NewPostgresURL returns the URL of a new database, already migrated (a copy of the

@@ -26,5 +26,6 @@ func Main(m *testing.M) int {
 		}
 	}
 	defer removeBinary()
+	defer removeSQLiteTemplate()
 	return m.Run()
 }

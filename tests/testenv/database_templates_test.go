@@ -46,3 +46,39 @@ func TestNewPostgresURLIsAMigratedCopyOfItsOwn(t *testing.T) {
 		t.Fatalf("NewEmptyPostgresURL has %d tables (%v); want none", tables, err)
 	}
 }
+
+// NewSQLiteURL is likewise a migrated file of its own; NewEmptySQLiteURL has no tables.
+func TestNewSQLiteURLIsAMigratedCopyOfItsOwn(t *testing.T) {
+	ctx := context.Background()
+	open := func(u string) *sqldb.DB {
+		db, err := sqldb.Open(ctx, u, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = db.Close() })
+		return db
+	}
+	first, second := open(NewSQLiteURL(t)), open(NewSQLiteURL(t))
+	for name, db := range map[string]*sqldb.DB{"first": first, "second": second} {
+		current, expected, err := db.MigrationStatus(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(expected, current); diff != "" || expected == 0 {
+			t.Errorf("%s copy: migration version (-want +got):\n%s", name, diff)
+		}
+	}
+	if _, err := first.Writer.ExecContext(ctx, `INSERT INTO goose_db_version (version_id, is_applied) VALUES (999999, true)`); err != nil {
+		t.Fatal(err)
+	}
+	var seen int
+	if err := second.Writer.GetContext(ctx, &seen, `SELECT count(*) FROM goose_db_version WHERE version_id = 999999`); err != nil || seen != 0 {
+		t.Fatalf("the second copy sees the first one's row (%d, %v)", seen, err)
+	}
+
+	empty := open(NewEmptySQLiteURL(t))
+	var tables int
+	if err := empty.Writer.GetContext(ctx, &tables, `SELECT count(*) FROM sqlite_master WHERE type = 'table'`); err != nil || tables != 0 {
+		t.Fatalf("NewEmptySQLiteURL has %d tables (%v); want none", tables, err)
+	}
+}
