@@ -25,7 +25,9 @@ import (
 	sqlwebhooks "github.com/creatorapi/creatorapi/adapters/sql/webhooks"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/analytics/command"
+	"github.com/creatorapi/creatorapi/application/platform"
 	appratelimit "github.com/creatorapi/creatorapi/application/ratelimit"
+	"github.com/creatorapi/creatorapi/application/webhooks/query"
 	"github.com/creatorapi/creatorapi/domain/webhooks"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
@@ -161,6 +163,22 @@ func hotPaths(db *sqldb.DB) []hotPath {
 			}
 			return nil
 		}},
+		{logAnyStatus, func(ctx context.Context) error {
+			// No index orders an endpoint's deliveries whatever their status (migration 00033):
+			// the page merges one range of the status index per status, each cut at the
+			// page's length. A plan that sorts the endpoint's 500 deliveries reads past the bound.
+			log := sqlwebhooks.NewLog(db)
+			f := query.LogFilter{WorkspaceID: "ws_0000501", WebhookID: "whk_0000501"}
+			first, err := log.Search(ctx, f, platform.PageRequest{Limit: 25})
+			if err != nil || len(first.Items) != 25 || first.Next == nil {
+				return fmt.Errorf("first page: %d deliveries, next %v: %v", len(first.Items), first.Next, err)
+			}
+			second, err := deliveries.Page(ctx, f.WorkspaceID, f.WebhookID, "", platform.PageRequest{Limit: 25, After: first.Next})
+			if err != nil || len(second.Items) != 25 || !second.Items[0].CreatedAt.Before(first.Items[24].CreatedAt) {
+				return fmt.Errorf("second page: %d deliveries: %v", len(second.Items), err)
+			}
+			return nil
+		}},
 		{"analytics projection", func(ctx context.Context) error {
 			day := command.DayOf(now)
 			if err := projection.AddActivity(ctx, "ws_0000501", day, command.Activity{StudentsNew: 1}); err != nil {
@@ -251,8 +269,12 @@ func explainPath(t *testing.T, db *sqldb.DB, plans *planLog, mode string, p hotP
 		if seq := pl.Plan.seqScans(); len(seq) > 0 {
 			t.Errorf("%s: sequential scan of %v in %s\n%s", p.name, seq, firstLine(pl.Query), pl.raw)
 		}
-		if read > maxRowsRead || buffers > maxBuffers {
-			t.Errorf("%s: %d rows read, %d buffers (bounds %d, %d) in %s\n%s", p.name, read, buffers, maxRowsRead, maxBuffers, firstLine(pl.Query), pl.raw)
+		bound := maxRowsRead
+		if b, ok := tighterRowBounds[p.name]; ok {
+			bound = b
+		}
+		if read > bound || buffers > maxBuffers {
+			t.Errorf("%s: %d rows read, %d buffers (bounds %d, %d) in %s\n%s", p.name, read, buffers, bound, maxBuffers, firstLine(pl.Query), pl.raw)
 		}
 	}
 }
@@ -264,6 +286,12 @@ const (
 	maxRowsRead = 2_000
 	maxBuffers  = 6_000
 )
+
+// logAnyStatus is the hot path of the unfiltered delivery log, whose statements have a
+// tighter bound: three ranges of at most a page and one row each (pages of 25).
+const logAnyStatus = "delivery log, any status, first page and at a position"
+
+var tighterRowBounds = map[string]int{logAnyStatus: 3 * 26}
 
 // tinyTables hold a row per consumer group and partition (12 in production): one page,
 // which a sequential scan reads as cheaply as an index would.

@@ -30,7 +30,7 @@ type Deliveries struct {
 // NewDeliveries prepares the statements for db's dialect.
 func NewDeliveries(db *sqldb.DB) *Deliveries {
 	pageSel := `SELECT ` + deliveryColumns + ` FROM webhook_deliveries
-		WHERE workspace_id = ? AND subscription_id = ? AND (? = '' OR status = ?)`
+		WHERE workspace_id = ? AND subscription_id = ? AND status = ?`
 	return &Deliveries{
 		db: db,
 		insert: db.Rebind(`INSERT INTO webhook_deliveries (` + deliveryColumns + `, gated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
@@ -211,14 +211,23 @@ func (r *Deliveries) ResendFailed(ctx context.Context, workspaceID, subscription
 	return int(n), nil
 }
 
-// Page lists the endpoint's deliveries newest first; status "" means any.
+// Page lists the endpoint's deliveries newest first; status "" means any (one range of
+// the status index per status, merged: anyStatusPage).
 func (r *Deliveries) Page(ctx context.Context, workspaceID, subscriptionID, status string, req platform.PageRequest) (platform.Page[*webhooks.Delivery], error) {
 	var rows []deliveryRow
 	var err error
-	if req.After == nil {
-		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.page, workspaceID, subscriptionID, status, status, req.Limit+1)
-	} else {
-		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.pageAfter, workspaceID, subscriptionID, status, status,
+	switch {
+	case status == "" && req.After == nil:
+		stmt, args := anyStatusPage("", workspaceID, subscriptionID, nil, req.Limit+1)
+		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.db.Rebind(stmt), args...)
+	case status == "":
+		stmt, args := anyStatusPage(` AND (created_at, id) < (?, ?)`, workspaceID, subscriptionID,
+			[]any{req.After.CreatedAt, req.After.ID}, req.Limit+1)
+		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.db.Rebind(stmt), args...)
+	case req.After == nil:
+		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.page, workspaceID, subscriptionID, status, req.Limit+1)
+	default:
+		err = r.db.Read(ctx).SelectContext(ctx, &rows, r.pageAfter, workspaceID, subscriptionID, status,
 			req.After.CreatedAt, req.After.ID, req.Limit+1)
 	}
 	if err != nil {
