@@ -271,7 +271,10 @@ func (s *batchSubscriber) apply(ctx context.Context, batch []jetstream.Msg, out 
 }
 
 // ack acknowledges committed messages: in order on one connection, so the last one's
-// confirmation covers the others. A lost ack costs a redelivery, which the ledger skips.
+// confirmation covers the others. Unconfirmed (the consumer's leader died with them), they
+// are sent again, to its successor, up to ackTries times: each lost ack is a redelivery
+// after AckWait, which the ledger skips but which counts as a duplicate delivery (a
+// batch of 50 lost took the cluster test's leader kill to 2.8 %).
 func (s *batchSubscriber) ack(ctx context.Context, msgs []jetstream.Msg) {
 	if len(msgs) == 0 {
 		return
@@ -280,12 +283,33 @@ func (s *batchSubscriber) ack(ctx context.Context, msgs []jetstream.Msg) {
 	for _, m := range msgs[:last] {
 		_ = m.Ack()
 	}
-	actx, cancel := context.WithTimeout(ctx, apiTimeout)
-	defer cancel()
-	if err := msgs[last].DoubleAck(actx); err != nil {
-		s.warn.Warn("jetstream ack", "error", err)
+	for try := 1; ; try++ {
+		actx, cancel := context.WithTimeout(ctx, ackTimeout)
+		err := msgs[last].DoubleAck(actx)
+		cancel()
+		if err == nil {
+			return
+		}
+		s.warn.Warn("jetstream ack", "error", err, "events", len(msgs), "try", try)
+		if try == ackTries || !s.pause(ackRetryWait) {
+			return
+		}
+		for _, m := range msgs[:last] {
+			_ = s.nc.Publish(m.Reply(), []byte(ackBody)) // Ack refuses a message it sent once
+		}
 	}
 }
+
+// Acknowledgements sent again after a consumer's leader died: a new leader is elected
+// within seconds, and all tries fit in AckWait (10 s), after which the events come again.
+const (
+	ackTries     = 3
+	ackTimeout   = 2 * time.Second
+	ackRetryWait = 500 * time.Millisecond
+)
+
+// ackBody is JetStream's acknowledgement.
+const ackBody = "+ACK"
 
 var errClosing = errors.New("part closing")
 
