@@ -140,6 +140,9 @@ func (s *batchSubscriber) run(ctx, pulls context.Context, cons jetstream.Consume
 			// with an empty disk), or went silent while events wait: provision and pull again.
 			s.warn.Warn("jetstream pull ended, pulling again", "error", err)
 			it.Stop()
+			if errors.Is(err, errSilentPull) {
+				s.stepDown(ctx)
+			}
 			if !s.pause(reopenAfter(err)) {
 				return
 			}

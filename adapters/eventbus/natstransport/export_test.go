@@ -19,3 +19,6 @@ func TakeWatched(ctx context.Context, cons jetstream.Consumer, it jetstream.Mess
 		logger: watermill.NopLogger{}, warn: slog.New(slog.DiscardHandler)}
 	return s.take(ctx, cons, it, false)
 }
+
+// StepDownConsumer is stepDownConsumer, for the package's tests.
+var StepDownConsumer = stepDownConsumer

@@ -2,10 +2,12 @@ package natstransport
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -45,6 +47,42 @@ func (w *pullWatch) idleFor(ctx context.Context, cons jetstream.Consumer, idle t
 			errSilentPull, info.NumPending, info.NumWaiting, 2*idle)
 	}
 	w.suspect, w.delivered = stuck, info.Delivered.Consumer
+	return nil
+}
+
+// stepDown asks a replicated consumer's leader to hand over to another replica, after its
+// pull went silent: a new pull alone does not revive a consumer that stopped delivering on
+// the server (nats-server issues 4189, 4736: pending events, no delivery, until a step-down
+// or a new consumer). A lone server has no other replica: nothing to ask.
+func (s *batchSubscriber) stepDown(ctx context.Context) {
+	if s.broker == nil || s.broker.cfg.replicas() < 2 {
+		return
+	}
+	if err := stepDownConsumer(ctx, s.nc, s.broker.cfg.StreamName(), s.name); err != nil {
+		s.warn.Warn("jetstream consumer leader step-down", "error", err)
+	}
+}
+
+// stepDownConsumer asks the leader of stream's consumer to step down (the JetStream API
+// request that `nats consumer cluster step-down` sends; the jetstream package has none).
+func stepDownConsumer(ctx context.Context, nc *nats.Conn, stream, consumer string) error {
+	ctx, cancel := context.WithTimeout(ctx, apiTimeout)
+	defer cancel()
+	resp, err := nc.RequestWithContext(ctx, fmt.Sprintf("$JS.API.CONSUMER.LEADER.STEPDOWN.%s.%s", stream, consumer), nil)
+	if err != nil {
+		return fmt.Errorf("step down the leader of %s: %w", consumer, err)
+	}
+	var answer struct {
+		Error *struct {
+			Description string `json:"description"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(resp.Data, &answer); err != nil {
+		return fmt.Errorf("step down the leader of %s: %w", consumer, err)
+	}
+	if answer.Error != nil {
+		return fmt.Errorf("step down the leader of %s: %s", consumer, answer.Error.Description)
+	}
 	return nil
 }
 
