@@ -275,9 +275,9 @@ func (s *batchSubscriber) apply(ctx context.Context, batch []jetstream.Msg, out 
 
 // ack acknowledges committed messages: in order on one connection, so the last one's
 // confirmation covers the others. Unconfirmed (the consumer's leader died with them), they
-// are sent again, to its successor, up to ackTries times: each lost ack is a redelivery
+// are sent again, to its successor, for up to ackRetryFor: each lost ack is a redelivery
 // after AckWait, which the ledger skips but which counts as a duplicate delivery (a
-// batch of 50 lost took the cluster test's leader kill to 2.8 %).
+// batch of 50 lost took the cluster test's follower kill to 2.8 %).
 func (s *batchSubscriber) ack(ctx context.Context, msgs []jetstream.Msg) {
 	if len(msgs) == 0 {
 		return
@@ -286,6 +286,7 @@ func (s *batchSubscriber) ack(ctx context.Context, msgs []jetstream.Msg) {
 	for _, m := range msgs[:last] {
 		_ = m.Ack()
 	}
+	start := time.Now()
 	for try := 1; ; try++ {
 		actx, cancel := context.WithTimeout(ctx, ackTimeout)
 		err := msgs[last].DoubleAck(actx)
@@ -294,7 +295,7 @@ func (s *batchSubscriber) ack(ctx context.Context, msgs []jetstream.Msg) {
 			return
 		}
 		s.warn.Warn("jetstream ack", "error", err, "events", len(msgs), "try", try)
-		if try == ackTries || !s.pause(ackRetryWait) {
+		if time.Since(start) > ackRetryFor || !s.pause(ackRetryWait) {
 			return
 		}
 		for _, m := range msgs[:last] {
@@ -304,11 +305,12 @@ func (s *batchSubscriber) ack(ctx context.Context, msgs []jetstream.Msg) {
 }
 
 // Acknowledgements sent again after a consumer's leader died: a new leader is elected
-// within seconds, and all tries fit in AckWait (10 s), after which the events come again.
+// within seconds ("no responders" meanwhile, at once), and the tries end within AckWait
+// (10 s), after which the events come again anyway.
 const (
-	ackTries     = 3
 	ackTimeout   = 2 * time.Second
 	ackRetryWait = 500 * time.Millisecond
+	ackRetryFor  = 6 * time.Second
 )
 
 // ackBody is JetStream's acknowledgement.
