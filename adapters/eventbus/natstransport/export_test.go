@@ -19,6 +19,3 @@ func TakeWatched(ctx context.Context, cons jetstream.Consumer, it jetstream.Mess
 		logger: watermill.NopLogger{}, warn: slog.New(slog.DiscardHandler)}
 	return s.take(ctx, cons, it, false)
 }
-
-// StepDownConsumer is stepDownConsumer, for the package's tests.
-var StepDownConsumer = stepDownConsumer

@@ -58,14 +58,14 @@ func (s *batchSubscriber) stepDown(ctx context.Context) {
 	if s.broker == nil || s.broker.cfg.replicas() < 2 {
 		return
 	}
-	if err := stepDownConsumer(ctx, s.nc, s.broker.cfg.StreamName(), s.name); err != nil {
+	if err := StepDownConsumer(ctx, s.nc, s.broker.cfg.StreamName(), s.name); err != nil {
 		s.warn.Warn("jetstream consumer leader step-down", "error", err)
 	}
 }
 
-// stepDownConsumer asks the leader of stream's consumer to step down (the JetStream API
+// StepDownConsumer asks the leader of stream's consumer to step down (the JetStream API
 // request that `nats consumer cluster step-down` sends; the jetstream package has none).
-func stepDownConsumer(ctx context.Context, nc *nats.Conn, stream, consumer string) error {
+func StepDownConsumer(ctx context.Context, nc *nats.Conn, stream, consumer string) error {
 	ctx, cancel := context.WithTimeout(ctx, apiTimeout)
 	defer cancel()
 	resp, err := nc.RequestWithContext(ctx, fmt.Sprintf("$JS.API.CONSUMER.LEADER.STEPDOWN.%s.%s", stream, consumer), nil)
