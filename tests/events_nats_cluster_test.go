@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -65,6 +66,7 @@ func jetStreamNodeReplaced(t *testing.T, victimRole string) {
 		fmt.Sprintf("CREATORAPI_EVENTS_PARTITIONS=%d", parts),
 		"CREATORAPI_EVENTS_BROKER="+cluster.URLs(), "CREATORAPI_EVENTS_STREAM="+prefix,
 		"CREATORAPI_EVENTS_REPLICAS=3",
+		"GOTRACEBACK=all", // a failure's SIGQUIT prints every goroutine (explainClusterFailure)
 	)
 	cli := binaryCLI(t, bin, base)
 	ids := make([]string, workspaces)
@@ -146,6 +148,11 @@ func jetStreamNodeReplaced(t *testing.T, victimRole string) {
 	}
 	db.SetMaxOpenConns(2)
 	t.Cleanup(func() { db.Close() })
+	t.Cleanup(func() {
+		if t.Failed() {
+			explainClusterFailure(t, db, insts, cluster, consumers)
+		}
+	})
 	counted := func() int64 { return projectedStudents(t, db) }
 
 	client := &http.Client{Timeout: 30 * time.Second}
@@ -272,6 +279,13 @@ func jetStreamNodeReplaced(t *testing.T, victimRole string) {
 	dup := float64(deliveries-want) / float64(want)
 	if dup > 0.02 {
 		t.Fatalf("%d deliveries for %d events: %.1f %% duplicates, want at most 2 %%", deliveries, want, 100*dup)
+	}
+	for i, in := range insts {
+		for _, line := range strings.Split(in.logs.String(), "\n") {
+			if strings.Contains(line, "jetstream pull ended") {
+				t.Logf("instance %d re-made a pull: %s", i+1, line)
+			}
+		}
 	}
 	t.Logf("%s %s killed and wiped after %d students: the last of %d posted %s after the kill, all counted %s after it, the node down; it was current again %s after the kill; %d deliveries for %d events (%.2f %% duplicates); load %s",
 		victimRole, victim.Name, before, before+during, posted.Round(10*time.Millisecond), caughtUp.Round(10*time.Millisecond), restored.Round(10*time.Millisecond),

@@ -9,9 +9,13 @@ import (
 	"github.com/creatorapi/creatorapi/application/ratelimit"
 )
 
-// Lease timings: a block is used for at most DefaultLeaseLifetime and then handed back;
-// a used-up block is settled after exhaustedSettleDelay unless a new claim settles it
-// first; a claimant waiting for other instances' blocks asks again every waitPoll.
+// Lease timings: a block is used for at most DefaultLeaseLifetime. A block cut near the
+// exact zone is handed back at its lifetime's end, or exhaustedSettleDelay after it was
+// used up; one cut far from it waits for the instance's next claim of the subject to
+// hand it back in the same update, for at most one more lifetime (a claim per block
+// instead of a claim and a hand-back: with a key's requests spread over instances each
+// block serves a few requests, and the hand-backs were as many writes as the claims).
+// A claimant waiting for other instances' blocks asks again every waitPoll.
 const (
 	DefaultLeaseLifetime = 250 * time.Millisecond
 	exhaustedSettleDelay = 5 * time.Millisecond
@@ -74,6 +78,7 @@ type block struct {
 	quota           ratelimit.Quota
 	granted, used   int
 	known           ratelimit.Usage // usage vouched for at the claim, this block excluded
+	prompt          bool            // cut near the exact zone: handed back as soon as it is done
 	expires         time.Time
 	exhaustedBefore time.Time // used up before this: the next block doubles
 }
@@ -95,7 +100,7 @@ func (d *Leased) Take(ctx context.Context, subject string, w ratelimit.Windows, 
 	now := time.Now()
 	if b := &e.block; b.usable(w, q, now) {
 		b.used++
-		if b.used == b.granted {
+		if b.used == b.granted && b.prompt {
 			e.timer.Reset(exhaustedSettleDelay)
 		}
 		return ratelimit.Usage{Minute: b.known.Minute + b.used, Day: b.known.Day + b.used}, true, nil
@@ -174,7 +179,7 @@ func (d *Leased) nextWant(e *leaseEntry, now time.Time) int {
 // hold keeps the block r granted, its first request used, and arms its settlement.
 func (d *Leased) hold(subject string, e *leaseEntry, r claimResult, q ratelimit.Quota, start time.Time) {
 	e.block = block{
-		active: true, minute: r.minute, day: r.day, quota: q, granted: r.n, used: 1, known: r.known,
+		active: true, minute: r.minute, day: r.day, quota: q, granted: r.n, used: 1, known: r.known, prompt: r.prompt,
 		expires: start.Add(d.lifetime), exhaustedBefore: start.Add(d.lifetime / 2),
 	}
 	e.gen++
@@ -183,8 +188,11 @@ func (d *Leased) hold(subject string, e *leaseEntry, r claimResult, q ratelimit.
 		e.timer.Stop()
 	}
 	delay := d.lifetime
-	if r.n == 1 {
+	switch {
+	case r.n == 1:
 		delay = exhaustedSettleDelay
+	case !r.prompt:
+		delay += d.lifetime // the next claim hands it back sooner, in its own update
 	}
 	e.timer = time.AfterFunc(delay, func() { d.settleExpired(subject, e, gen) })
 }

@@ -44,6 +44,9 @@ type claimResult struct {
 	n           int
 	minute, day int64
 	known       ratelimit.Usage
+	// prompt: the block was cut near the exact zone (less than three times its size left
+	// before it), where other instances may soon wait for it to come back.
+	prompt bool
 }
 
 // claimOnce settles this instance's previous block of subject, if any, and asks for a
@@ -66,6 +69,8 @@ func (d *Leased) claimOnce(ctx context.Context, subject string, e *leaseEntry, w
 		case ratelimit.Block:
 			r.minuteCount, r.dayCount = r.minuteCount+res.n, r.dayCount+res.n
 			r.minuteLeased, r.dayLeased = r.minuteLeased+res.n, r.dayLeased+res.n
+			left := min(q.PerMinute-ratelimit.ExactZone-r.minuteCount, q.PerDay-ratelimit.ExactZone-r.dayCount)
+			res.prompt = left < 3*res.n
 		case ratelimit.Single:
 			r.minuteCount, r.dayCount = r.minuteCount+1, r.dayCount+1
 		}

@@ -199,3 +199,17 @@ func (nd *NATSNode) Wipe(t testing.TB) {
 		t.Fatal(err)
 	}
 }
+
+// CopyLogs copies every node's whole log into dir (a failure's artifacts).
+func (c *NATSCluster) CopyLogs(dir string) error {
+	for _, nd := range c.Nodes {
+		data, err := os.ReadFile(nd.logs.Name())
+		if err != nil {
+			return fmt.Errorf("read %s's log: %w", nd.Name, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, nd.Name+".log"), data, 0o644); err != nil {
+			return fmt.Errorf("copy %s's log: %w", nd.Name, err)
+		}
+	}
+	return nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
@@ -24,11 +25,12 @@ type JetStreamTransport struct {
 	db     *sqldb.DB
 	cfg    router.Config
 	logger watermill.LoggerAdapter
+	warn   *slog.Logger // a part's pull trouble, seen at the services' usual level (warn)
 }
 
 // NewJetStreamTransport builds the broker's transport.
-func NewJetStreamTransport(b *Broker, db *sqldb.DB, cfg router.Config, logger watermill.LoggerAdapter) *JetStreamTransport {
-	return &JetStreamTransport{broker: b, db: db, cfg: cfg, logger: logger}
+func NewJetStreamTransport(b *Broker, db *sqldb.DB, cfg router.Config, logger *slog.Logger) *JetStreamTransport {
+	return &JetStreamTransport{broker: b, db: db, cfg: cfg, logger: watermill.NewSlogLogger(logger), warn: logger}
 }
 
 // nakDelay is how long a batch whose transaction failed (a database error, not a
@@ -52,7 +54,7 @@ func (t *JetStreamTransport) Subscribe(_ context.Context, p eventbus.Part) (even
 	}
 	sub := &batchSubscriber{
 		db: t.db, broker: t.broker, consumer: p.Consumer, name: name, subject: t.broker.cfg.Subject(p.Part),
-		batch: max(t.cfg.BatchSize, 1), ackWait: t.cfg.AckDeadline + 5*time.Second, logger: t.logger,
+		batch: max(t.cfg.BatchSize, 1), ackWait: t.cfg.AckDeadline + 5*time.Second, idle: idleCheck, logger: t.logger, warn: t.warn.With("consumer", name),
 		nc: nc, closing: make(chan struct{}),
 	}
 	if p.Consumer.Lazy {

@@ -2,6 +2,7 @@ package compose
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
@@ -33,7 +34,7 @@ func newBroker(lc fx.Lifecycle, cfg Config, parts eventbus.Partitions, logger wa
 }
 
 // newJetStreamTransport is the broker's transport (nil without a broker).
-func newJetStreamTransport(b *natstransport.Broker, db *sqldb.DB, rc router.Config, logger watermill.LoggerAdapter) *natstransport.JetStreamTransport {
+func newJetStreamTransport(b *natstransport.Broker, db *sqldb.DB, rc router.Config, logger *slog.Logger) *natstransport.JetStreamTransport {
 	if b == nil {
 		return nil
 	}
