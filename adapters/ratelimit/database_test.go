@@ -16,23 +16,12 @@ import (
 // both stores close no block is left leased.
 func TestLeasedStoresAdmitExactlyTheQuotaUnderConcurrency(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "rl.db")
+	dbs := sharedSQLite(t, 2)
 	var stores []*Leased
-	var first *sqldb.DB
-	for range 2 {
-		db, err := sqldb.Open(ctx, "sqlite://"+path, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = db.Close() })
-		if err := db.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if first == nil {
-			first = db
-		}
+	for _, db := range dbs {
 		stores = append(stores, NewDatabase(db, 50*time.Millisecond))
 	}
+	first := dbs[0]
 	w := ratelimit.WindowsAt(time.Date(2026, 11, 27, 0, 0, 10, 0, time.UTC))
 	q := ratelimit.Quota{PerMinute: 97, PerDay: 1000}
 	var mu sync.Mutex
@@ -72,4 +61,24 @@ func TestLeasedStoresAdmitExactlyTheQuotaUnderConcurrency(t *testing.T) {
 	if leased != 0 || claimed != q.PerMinute {
 		t.Fatalf("after both closed: %d leased, %d claimed; want 0 and %d", leased, claimed, q.PerMinute)
 	}
+}
+
+// sharedSQLite opens n migrated handles on one SQLite file: n instances sharing a database.
+func sharedSQLite(t *testing.T, n int) []*sqldb.DB {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "rl.db")
+	dbs := make([]*sqldb.DB, n)
+	for i := range dbs {
+		db, err := sqldb.Open(ctx, "sqlite://"+path, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = db.Close() })
+		if err := db.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		dbs[i] = db
+	}
+	return dbs
 }

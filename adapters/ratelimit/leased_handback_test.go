@@ -2,12 +2,10 @@ package ratelimit
 
 import (
 	"context"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/ratelimit"
 )
 
@@ -35,23 +33,12 @@ func (c countedRows) settle(ctx context.Context, subject string, b block) error 
 // instances under the load bench). Closing still hands every block back.
 func TestBlocksFarFromTheLimitGoBackWithTheNextClaim(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "rl.db")
 	var claims, settles atomic.Int64
 	var stores []*Leased
-	var first *sqldb.DB
 	const lifetime = 40 * time.Millisecond
-	for range 3 {
-		db, err := sqldb.Open(ctx, "sqlite://"+path, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = db.Close() })
-		if err := db.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if first == nil {
-			first = db
-		}
+	dbs := sharedSQLite(t, 3)
+	first := dbs[0]
+	for _, db := range dbs {
 		rows := &databaseRows{Prepared: prepareLeaseStatements(db)}
 		stores = append(stores, newLeased(countedRows{leaseRows: rows, claims: &claims, settles: &settles}, lifetime))
 	}
