@@ -232,32 +232,48 @@ func TestSignInRequestTimeTellsNothing(t *testing.T) {
 			}
 			return took
 		}
-		const rounds = 200
-		var known, unknown []time.Duration
-		for i := 0; i < rounds+20; i++ { // the first 20 rounds warm up
-			k := func() time.Duration {
-				return timeOne(fmt.Sprintf("known%02d@example.com", i%people), fmt.Sprintf("192.0.2.%d", i%250))
+		// A trial's medians move by a few per cent with what else the machine does (-10.1 %
+		// once beside a compile, -3.4 % to +1.1 % in 16 quiet trials); a difference in the
+		// work itself shows in every trial, so the check fails only when three trials in a
+		// row are out of bounds.
+		var gaps []string
+		for trial := 0; trial < 3; trial++ {
+			mk, mu := signInMedians(timeOne, people, trial)
+			gap := float64(mk-mu) / float64(min(mk, mu))
+			t.Logf("median request: known %v, unknown %v (%+.1f %%)", mk, mu, 100*gap)
+			if gap <= 0.10 && gap >= -0.10 {
+				return
 			}
-			u := func() time.Duration {
-				return timeOne(fmt.Sprintf("ghost%02d@example.com", i%people), fmt.Sprintf("198.18.0.%d", i%250))
-			}
-			var tk, tu time.Duration
-			if i%2 == 0 {
-				tk, tu = k(), u()
-			} else {
-				tu, tk = u(), k()
-			}
-			if i >= 20 {
-				known, unknown = append(known, tk), append(unknown, tu)
-			}
+			gaps = append(gaps, fmt.Sprintf("%+.1f %% (known %v, unknown %v)", 100*gap, mk, mu))
 		}
-		mk, mu := median(known), median(unknown)
-		gap := float64(mk-mu) / float64(min(mk, mu))
-		t.Logf("median request: known %v, unknown %v (%+.1f %%)", mk, mu, 100*gap)
-		if gap > 0.10 || gap < -0.10 {
-			t.Fatalf("medians differ by %+.1f %%: known %v, unknown %v", 100*gap, mk, mu)
-		}
+		t.Fatalf("medians differ by more than 10 %% in every trial: %s", strings.Join(gaps, ", "))
 	})
+}
+
+// signInMedians times 200 link requests for known and 200 for unknown addresses,
+// alternating which goes first, after 20 rounds of warm-up, and returns both medians. Each
+// trial asks from addresses of its own, so the per-client limit never answers instead.
+func signInMedians(timeOne func(email, address string) time.Duration, people, trial int) (known, unknown time.Duration) {
+	const rounds = 200
+	var ks, us []time.Duration
+	for i := 0; i < rounds+20; i++ { // the first 20 rounds warm up
+		k := func() time.Duration {
+			return timeOne(fmt.Sprintf("known%02d@example.com", i%people), fmt.Sprintf("192.0.%d.%d", 2+trial, i%250))
+		}
+		u := func() time.Duration {
+			return timeOne(fmt.Sprintf("ghost%02d@example.com", i%people), fmt.Sprintf("198.18.%d.%d", trial, i%250))
+		}
+		var tk, tu time.Duration
+		if i%2 == 0 {
+			tk, tu = k(), u()
+		} else {
+			tu, tk = u(), k()
+		}
+		if i >= 20 {
+			ks, us = append(ks, tk), append(us, tu)
+		}
+	}
+	return median(ks), median(us)
 }
 
 func median(ds []time.Duration) time.Duration {

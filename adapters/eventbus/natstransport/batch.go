@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
@@ -41,6 +42,7 @@ type batchSubscriber struct {
 	linger   time.Duration
 	ackWait  time.Duration // bounds the wait for the router's verdict on one message
 	idle     time.Duration // how long a pull waits before its consumer is asked (idleCheck)
+	received *atomic.Int64 // the transport's count of messages taken from the broker
 	logger   watermill.LoggerAdapter
 	warn     *slog.Logger // the pull's trouble: seen at the services' usual level
 	nc       *nats.Conn   // the part's own connection, drained on Close
@@ -131,6 +133,7 @@ func (s *batchSubscriber) run(ctx, pulls context.Context, cons jetstream.Consume
 	defer func() { it.Stop() }()
 	for {
 		batch, err := s.take(pulls, cons, it, recovering)
+		s.countReceived(batch)
 		switch {
 		case s.closed():
 			s.handBack(append(batch, s.buffered(it)...))
@@ -427,9 +430,17 @@ func (s *batchSubscriber) buffered(it jetstream.MessagesContext) []jetstream.Msg
 	for {
 		m, err := it.Next(jetstream.NextMaxWait(handBackWait))
 		if err != nil {
+			s.countReceived(rest)
 			return rest
 		}
 		rest = append(rest, m)
+	}
+}
+
+// countReceived adds msgs to the transport's count of messages taken from the broker.
+func (s *batchSubscriber) countReceived(msgs []jetstream.Msg) {
+	if s.received != nil {
+		s.received.Add(int64(len(msgs)))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
@@ -26,6 +27,8 @@ type JetStreamTransport struct {
 	cfg    router.Config
 	logger watermill.LoggerAdapter
 	warn   *slog.Logger // a part's pull trouble, seen at the services' usual level (warn)
+
+	received atomic.Int64 // messages the parts took from the broker (Register)
 }
 
 // NewJetStreamTransport builds the broker's transport.
@@ -55,7 +58,7 @@ func (t *JetStreamTransport) Subscribe(_ context.Context, p eventbus.Part) (even
 	sub := &batchSubscriber{
 		db: t.db, broker: t.broker, consumer: p.Consumer, name: name, subject: t.broker.cfg.Subject(p.Part),
 		batch: max(t.cfg.BatchSize, 1), ackWait: t.cfg.AckDeadline + 5*time.Second, idle: idleCheck, logger: t.logger, warn: t.warn.With("consumer", name),
-		nc: nc, closing: make(chan struct{}),
+		nc: nc, closing: make(chan struct{}), received: &t.received,
 	}
 	if p.Consumer.Lazy {
 		sub.linger = lazyLinger

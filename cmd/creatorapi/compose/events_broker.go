@@ -6,6 +6,7 @@ import (
 
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/fx"
 
 	"github.com/creatorapi/creatorapi/adapters/eventbus"
@@ -33,12 +34,14 @@ func newBroker(lc fx.Lifecycle, cfg Config, parts eventbus.Partitions, logger wa
 	return b, nil
 }
 
-// newJetStreamTransport is the broker's transport (nil without a broker).
-func newJetStreamTransport(b *natstransport.Broker, db *sqldb.DB, rc router.Config, logger *slog.Logger) *natstransport.JetStreamTransport {
+// newJetStreamTransport is the broker's transport (nil without a broker), its counts on
+// the operator's /metrics.
+func newJetStreamTransport(b *natstransport.Broker, db *sqldb.DB, rc router.Config, logger *slog.Logger, registry *prometheus.Registry) (*natstransport.JetStreamTransport, error) {
 	if b == nil {
-		return nil
+		return nil, nil
 	}
-	return natstransport.NewJetStreamTransport(b, db, rc, logger)
+	t := natstransport.NewJetStreamTransport(b, db, rc, logger)
+	return t, t.Register(registry)
 }
 
 // newEventTransport carries events to the consumers: JetStream when a broker is set, the
