@@ -32,7 +32,7 @@ type NATSNode struct {
 }
 
 // StartNATSCluster starts n servers that route to each other, and waits until JetStream
-// answers (a meta leader is elected). Every node is killed at cleanup.
+// can place a stream on all of them. Every node is killed at cleanup.
 func StartNATSCluster(t testing.TB, n int) *NATSCluster {
 	t.Helper()
 	if _, err := os.Stat(NATSServerBinary); err != nil {
@@ -123,21 +123,28 @@ func (c *NATSCluster) JetStream(t testing.TB) jetstream.JetStream {
 	return js
 }
 
-// WaitJetStream waits until the cluster's JetStream answers an account request (which
-// takes an elected meta leader).
+// WaitJetStream waits until the cluster's JetStream can place a stream on every node: a
+// meta leader answers an account request as soon as two of three agree, but a stream of
+// three replicas is refused ("no suitable peers for placement") until the third has joined.
 func (c *NATSCluster) WaitJetStream(t testing.TB, within time.Duration) {
 	t.Helper()
 	js := c.JetStream(t)
 	deadline := time.Now().Add(within)
+	probe := "testenv_probe_" + randomHex(4)
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		_, err := js.AccountInfo(ctx)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_, err := js.CreateStream(ctx, jetstream.StreamConfig{
+			Name: probe, Subjects: []string{"testenv.probe." + probe}, Replicas: len(c.Nodes), Storage: jetstream.MemoryStorage,
+		})
+		if err == nil {
+			err = js.DeleteStream(ctx, probe)
+		}
 		cancel()
 		if err == nil {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the NATS cluster's JetStream does not answer after %s: %v\n%s", within, err, c.Logs())
+			t.Fatalf("the NATS cluster's JetStream cannot place a stream on its %d nodes after %s: %v\n%s", len(c.Nodes), within, err, c.Logs())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
