@@ -38,6 +38,28 @@ func TestStoppedDispatcherReleasesItsClaims(t *testing.T) {
 	})
 }
 
+// A dispatcher run again after it stopped sends again (a stop used to leave it releasing
+// every claim for good).
+func TestDispatcherRunAgainAfterAStopSends(t *testing.T) {
+	testenv.EachDatabase(t, func(t *testing.T, dbURL string) {
+		env, _, _, rc := threeEventsToOneEndpoint(t, dbURL)
+		stopped := make(chan struct{})
+		close(stopped)
+		env.Dispatcher.Run(stopped) // returns at once
+
+		stop, done := make(chan struct{}), make(chan struct{})
+		go func() { defer close(done); env.Dispatcher.Run(stop) }()
+		t.Cleanup(func() { close(stop); <-done })
+		deadline := time.Now().Add(10 * time.Second)
+		for len(rc.Got()) < 3 {
+			if time.Now().After(deadline) {
+				t.Fatalf("the dispatcher run again sent %d of 3 deliveries in 10 s; the deliveries:\n%s", len(rc.Got()), deliveryStates(t, env))
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	})
+}
+
 // deliveryStates lists every delivery's claim state, to explain a claim that found fewer.
 func deliveryStates(t *testing.T, env *testenv.WebhookEnv) string {
 	t.Helper()

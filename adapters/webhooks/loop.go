@@ -18,6 +18,7 @@ const IdlePoll = time.Second
 // Run claims and sends until stop is closed, then waits for attempts in flight to be
 // sent and recorded; claimed deliveries not yet sent are released, not sent.
 func (d *Dispatcher) Run(stop <-chan struct{}) {
+	d.stopping.Store(false) // a dispatcher run again after a stop sends again
 	d.signal.leasing.Store(true)
 	defer d.Wait()
 	defer d.releaseHanded()
