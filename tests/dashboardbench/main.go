@@ -92,13 +92,21 @@ func run(requests, keyCount, auditRows int) error {
 	if _, err := ws.Commands.CreateWorkspace.Handle(ctx, wscmd.CreateWorkspace{Name: "Second", OwnerEmail: "owner@example.com"}); err != nil {
 		return err // a second workspace, so that the switcher page renders
 	}
+	// A workspace holds at most 50 active keys: each key made beyond the last
+	// few revokes one made before it, so the page lists keyCount keys, most of them revoked.
 	var keyID string
+	var made []string
 	for i := range keyCount {
 		k, err := ks.Commands.CreateKey.Handle(ctx, keycmd.CreateKey{WorkspaceID: w.ID, Name: fmt.Sprintf("key %d", i), Scopes: []string{"read:courses", "read:orders"}})
 		if err != nil {
 			return err
 		}
-		keyID = k.ID
+		keyID, made = k.ID, append(made, k.ID)
+		if len(made) > activeKeysKept {
+			if _, err := ks.Commands.RevokeKey.Handle(ctx, keycmd.RevokeKey{WorkspaceID: w.ID, KeyID: made[len(made)-1-activeKeysKept]}); err != nil {
+				return err
+			}
+		}
 	}
 	for i := range 10 {
 		if _, err := ms.Commands.Invite.Handle(ctx, membercmd.Invite{WorkspaceID: w.ID, Email: fmt.Sprintf("dev%d@example.com", i), Role: "developer"}); err != nil {
@@ -196,3 +204,6 @@ func seedAudit(ctx context.Context, db *sqldb.DB, ids platform.IDs, clock platfo
 		return nil
 	})
 }
+
+// activeKeysKept is how many of the bench's keys stay active (a workspace's limit is 50).
+const activeKeysKept = 20
