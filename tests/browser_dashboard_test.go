@@ -27,6 +27,7 @@ type browserSite struct {
 	dataDir  string
 	ctx      context.Context
 	shots    string
+	gallery  bool // the phones tour keeps a screenshot of every page, not only of failing ones
 	shotSeq  int
 	apiToken string
 }
