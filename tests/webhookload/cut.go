@@ -13,9 +13,9 @@ const cutAt = 3 * time.Second
 
 // runPhaseOrCut runs a phase; the cut phase runs long enough for the cut and 7 s after
 // it, cuts the last instance off meanwhile, and counts what that cost.
-func runPhaseOrCut(ctx context.Context, cfg config, net *network, svcs fleet, broker int, d *driver, rc *receiver, stats *sqlx.DB, ph phase) (phaseResult, error) {
+func runPhaseOrCut(ctx context.Context, cfg config, net *network, svcs fleet, brokers []int, d *driver, rc *receiver, stats *sqlx.DB, ph phase) (phaseResult, error) {
 	if !ph.cut {
-		return runPhase(ctx, svcs, broker, d, rc, stats, ph, cfg.phase)
+		return runPhase(ctx, svcs, brokers, d, rc, stats, ph, cfg.phase)
 	}
 	if len(svcs) < 2 || stats == nil {
 		return phaseResult{}, fmt.Errorf("the cut phase needs PostgreSQL and two instances or more")
@@ -32,7 +32,7 @@ func runPhaseOrCut(ctx context.Context, cfg config, net *network, svcs fleet, br
 		res, err := watchCut(ctx, net, stats, victim, svcs[victim].pid(), cutAt, cfg.cut, cfg.cut+20*time.Second)
 		done <- watched{res, err}
 	}()
-	r, err := runPhase(ctx, svcs, broker, d, rc, stats, ph, dur)
+	r, err := runPhase(ctx, svcs, brokers, d, rc, stats, ph, dur)
 	w := <-done
 	if err != nil {
 		return r, err
