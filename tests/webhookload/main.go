@@ -307,6 +307,10 @@ func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine strin
 		fmt.Printf("webhookload: %s: %v; leases balanced over the instances after %v\n", label, sp, balanced)
 	}
 	for _, ph := range cfg.phases {
+		if ph.cut && len(svcs) < 2 {
+			fmt.Printf("webhookload: %s: no cut phase with one instance (nobody to take its pairs over)\n", label)
+			continue
+		}
 		stopProfile := startProfile(ctx, svc, cfg, label, ph.name)
 		res, err := runPhaseOrCut(ctx, cfg, net, svcs, tr.brokers, d, rc, stats, ph)
 		stopProfile()
