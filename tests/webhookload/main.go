@@ -44,12 +44,14 @@ type config struct {
 	instances   []int    // instance counts to run, each on a fresh database
 	transports  []string // sql, nats
 	natsURL     string
+	natsCluster bool           // -transport nats on a three-node JetStream cluster of the run's own
 	workspaces  int            // the driver's workspaces; events are partitioned by workspace
 	idempotency string         // none, all, alternate: requests with a fresh Idempotency-Key
 	endpoint    map[string]any // extra fields of each endpoint's create body (pacing: rateLimit, ordered)
 	network     bool           // instances reach PostgreSQL and NATS through Toxiproxy
 	latency     time.Duration  // the network's latency each way
 	cut         time.Duration  // the cut phase's partition of one instance
+	silentCut   bool           // the cut holds the instance's connections open and passes nothing
 }
 
 // scaling tells whether the run compares instance counts or transports (the summary
@@ -76,6 +78,7 @@ func main() {
 	if natsURL == "" {
 		natsURL = "nats://127.0.0.1:4222"
 	}
+	flag.BoolVar(&cfg.natsCluster, "nats-cluster", false, "run -transport nats on a three-node JetStream cluster started by this program on loopback ports, the stream and consumers replicated on all three (CREATORAPI_EVENTS_REPLICAS=3); with -network each instance reaches each node through a proxy of its own")
 	flag.StringVar(&cfg.natsURL, "nats", natsURL, "NATS JetStream server of -transport nats (each run uses a stream of its own, deleted afterwards)")
 	flag.IntVar(&cfg.workspaces, "workspaces", 0, "workspaces the requests are spread over (events are partitioned by workspace); 0: 1 for a single SQL instance, 8 when scaling")
 	flag.StringVar(&cfg.idempotency, "idempotency", "none", "which requests carry a fresh Idempotency-Key: none, all, or alternate (every other; each phase then prints both halves' API latencies)")
@@ -83,7 +86,16 @@ func main() {
 	flag.BoolVar(&cfg.network, "network", false, "instances reach PostgreSQL and the NATS nodes through Toxiproxy proxies (started in this process), -latency each way")
 	flag.DurationVar(&cfg.latency, "latency", time.Millisecond, "with -network: the latency added each way")
 	flag.DurationVar(&cfg.cut, "cut", 10*time.Second, "the cut phase (-phases ...,cut, needs -network): how long the last instance is cut off from PostgreSQL and NATS, 3 s into a 200/s phase")
+	cutMode := flag.String("cut-mode", "closed", "how the cut phase cuts: closed (the instance's proxies stop: connections closed, new ones refused) or silent (its connections stay open and pass nothing, new ones are accepted and hang: only timeouts tell; the heal closes them)")
 	flag.Parse()
+	switch *cutMode {
+	case "closed":
+	case "silent":
+		cfg.silentCut = true
+	default:
+		fmt.Fprintf(os.Stderr, "webhookload: -cut-mode: %q is neither closed nor silent\n", *cutMode)
+		os.Exit(2)
+	}
 	if *endpoint != "" {
 		if err := json.Unmarshal([]byte(*endpoint), &cfg.endpoint); err != nil {
 			fmt.Fprintln(os.Stderr, "-endpoint:", err)
@@ -170,7 +182,7 @@ func run(ctx context.Context, cfg config) error {
 	if cfg.sqlite {
 		dbURL := "sqlite://" + filepath.Join(dir, "sqlite", "load.db")
 		rn := runOf{state: "fresh", transport: "sql", instances: 1}
-		if _, err := runState(ctx, cfg, bin, filepath.Join(dir, "sqlite"), dbURL, "sqlite", rn, nil, floor); err != nil {
+		if _, err := runState(ctx, cfg, bin, filepath.Join(dir, "sqlite"), dbURL, "sqlite", rn, transportSetup{}, floor); err != nil {
 			return fmt.Errorf("sqlite: %w", err)
 		}
 	}
@@ -191,8 +203,14 @@ func (r runOf) label(cfg config, engine string) string {
 		return engine + " " + r.state
 	}
 	l := fmt.Sprintf("%s %s, %s transport, %d instance(s), %d workspace(s)", engine, r.state, r.transport, r.instances, cfg.workspaces)
+	if r.transport == "nats" && cfg.natsCluster {
+		l += fmt.Sprintf(", on a %d-node JetStream cluster (%d replicas)", clusterNodes, clusterNodes)
+	}
 	if cfg.network {
 		l += fmt.Sprintf(", through Toxiproxy (+%v each way)", cfg.latency)
+	}
+	if cfg.silentCut {
+		l += ", silent cut"
 	}
 	return l
 }
@@ -204,16 +222,16 @@ func runPostgres(ctx context.Context, cfg config, bin, dataDir string, rn runOf,
 		return report{}, err
 	}
 	defer drop()
-	env, cleanup, err := transportEnv(rn.transport, cfg.natsURL)
+	tr, err := transportEnv(rn.transport, cfg, filepath.Join(dataDir, "nats"))
 	if err != nil {
 		return report{}, err
 	}
-	defer cleanup()
-	return runState(ctx, cfg, bin, dataDir, dbURL, "postgres", rn, env, floor)
+	defer tr.cleanup()
+	return runState(ctx, cfg, bin, dataDir, dbURL, "postgres", rn, tr, floor)
 }
 
 // runState starts the instances on one database, makes it aged when asked, and runs the phases.
-func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine string, rn runOf, env []string, floor latencies) (report, error) {
+func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine string, rn runOf, tr transportSetup, floor latencies) (report, error) {
 	state := rn.state
 	rc := newReceiver()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -226,10 +244,10 @@ func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine strin
 
 	var net *network
 	if cfg.network {
-		net = newNetwork(cfg.latency)
+		net = newNetwork(cfg.latency, cfg.silentCut)
 		defer net.close()
 	}
-	svcs, err := newFleet(rn.instances, bin, dataDir, dbURL, env, net)
+	svcs, err := newFleet(rn.instances, bin, dataDir, dbURL, tr.env, net)
 	if err != nil {
 		return report{}, err
 	}
@@ -264,10 +282,6 @@ func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine strin
 	d := newDriver(svcs.addrs(), keys)
 	d.idem = cfg.idempotency
 	label := rn.label(cfg, engine)
-	broker := 0
-	if rn.transport == "nats" {
-		broker = brokerPID(cfg.natsURL)
-	}
 	if state == "aged" || state == "aged-unanalysed" {
 		// One real event leaves the template rows the loader copies.
 		first := d.send(ctx, time.Now())
@@ -293,8 +307,12 @@ func runState(ctx context.Context, cfg config, bin, dataDir, dbURL, engine strin
 		fmt.Printf("webhookload: %s: %v; leases balanced over the instances after %v\n", label, sp, balanced)
 	}
 	for _, ph := range cfg.phases {
+		if ph.cut && len(svcs) < 2 {
+			fmt.Printf("webhookload: %s: no cut phase with one instance (nobody to take its pairs over)\n", label)
+			continue
+		}
 		stopProfile := startProfile(ctx, svc, cfg, label, ph.name)
-		res, err := runPhaseOrCut(ctx, cfg, net, svcs, broker, d, rc, stats, ph)
+		res, err := runPhaseOrCut(ctx, cfg, net, svcs, tr.brokers, d, rc, stats, ph)
 		stopProfile()
 		if err != nil {
 			return report{}, err

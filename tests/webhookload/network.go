@@ -16,20 +16,22 @@ import (
 // network puts a simulated network between each instance and PostgreSQL and each NATS
 // node (-network): a Toxiproxy proxy per (instance, upstream) in this process, with a
 // latency toxic each way, so that one instance can be cut off (every proxy of its own
-// stopped: its connections closed, new ones refused) while the others keep theirs. The
-// driver and the receiver talk to the instances directly (a load balancer, the
-// receivers' internet), and the bench reads PostgreSQL directly.
+// stopped: its connections closed, new ones refused; or, silent, every byte dropped) while
+// the others keep theirs. The driver and the receiver talk to the instances directly (a
+// load balancer, the receivers' internet), and the bench reads PostgreSQL directly.
 type network struct {
 	server  *toxiproxy.ApiServer
 	latency time.Duration
+	silent  bool // cut: drop the bytes and keep the connections instead of closing them
 	mu      sync.Mutex
 	proxies map[int][]*toxiproxy.Proxy // instance -> its proxies
 }
 
-func newNetwork(latency time.Duration) *network {
+func newNetwork(latency time.Duration, silent bool) *network {
 	return &network{
 		server:  toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop()),
 		latency: latency,
+		silent:  silent,
 		proxies: map[int][]*toxiproxy.Proxy{},
 	}
 }
@@ -85,21 +87,44 @@ func (n *network) instance(i int, dbURL string, env []string) (string, []string,
 	return u.String(), out, nil
 }
 
-// cut stops instance i's proxies; heal starts them again on the same ports.
-func (n *network) cut(i int) {
+// cut cuts instance i off: closed stops its proxies (connections closed, new ones
+// refused), silent adds Toxiproxy's timeout toxic (timeout 0) to both streams of each: the
+// connections stay open, new ones are accepted, and every byte is dropped, so that only
+// the instance's and its peers' own timeouts tell (a switch that died). heal starts the
+// proxies again on the same ports, or removes the toxics: that closes the silenced
+// connections (their streams lost bytes), as a switch back after a TCP timeout would.
+func (n *network) cut(i int) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	for _, p := range n.proxies[i] {
-		p.Stop()
+		if !n.silent {
+			p.Stop()
+			continue
+		}
+		for _, dir := range []string{"upstream", "downstream"} {
+			toxic := fmt.Sprintf(`{"name":"silent_%s","type":"timeout","stream":%q,"attributes":{"timeout":0}}`, dir, dir)
+			if _, err := p.Toxics.AddToxicJson(strings.NewReader(toxic)); err != nil {
+				return fmt.Errorf("toxiproxy silence %s: %w", p.Name, err)
+			}
+		}
 	}
+	return nil
 }
 
 func (n *network) heal(i int) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	for _, p := range n.proxies[i] {
-		if err := p.Start(); err != nil {
-			return fmt.Errorf("toxiproxy restart %s: %w", p.Name, err)
+		if !n.silent {
+			if err := p.Start(); err != nil {
+				return fmt.Errorf("toxiproxy restart %s: %w", p.Name, err)
+			}
+			continue
+		}
+		for _, dir := range []string{"upstream", "downstream"} {
+			if err := p.Toxics.RemoveToxic(context.Background(), "silent_"+dir); err != nil {
+				return fmt.Errorf("toxiproxy unsilence %s: %w", p.Name, err)
+			}
 		}
 	}
 	return nil
@@ -167,9 +192,15 @@ func watchCut(ctx context.Context, net *network, db *sqlx.DB, victim int, pid in
 		}
 	}
 	res.pairs = len(held)
-	net.cut(victim)
+	if err := net.cut(victim); err != nil {
+		return res, err
+	}
 	cutAt := time.Now()
-	fmt.Printf("webhookload: cut instance %d (pid %d, %d pairs) off PostgreSQL and NATS at %s UTC for %v\n", victim, pid, len(held), cutAt.UTC().Format("15:04:05.000"), length)
+	mode := "closed"
+	if net.silent {
+		mode = "silent"
+	}
+	fmt.Printf("webhookload: cut instance %d (pid %d, %d pairs) off PostgreSQL and NATS (%s) at %s UTC for %v\n", victim, pid, len(held), mode, cutAt.UTC().Format("15:04:05.000"), length)
 	healed := false
 	var healAt time.Time
 	for time.Since(cutAt) < until {

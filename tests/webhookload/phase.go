@@ -58,7 +58,7 @@ type phaseResult struct {
 // drainLimit bounds the wait for a phase's webhooks after its last request.
 const drainLimit = 60 * time.Second
 
-func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiver, stats *sqlx.DB, ph phase, dur time.Duration) (phaseResult, error) {
+func runPhase(ctx context.Context, svcs fleet, brokers []int, d *driver, rc *receiver, stats *sqlx.DB, ph phase, dur time.Duration) (phaseResult, error) {
 	from := d.seq.Load() + 1
 	pgc0, err := readPGCounters(ctx, stats)
 	if err != nil {
@@ -69,7 +69,7 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 		return phaseResult{}, err
 	}
 	server := postmasterPID(ctx, stats)
-	pg0, br0 := postgresCPU(server), brokerCPU(broker)
+	pg0, br0 := postgresCPU(server), brokerCPU(brokers)
 	start := time.Now()
 	var results []sendResult
 	if ph.rate > 0 {
@@ -107,7 +107,7 @@ func runPhase(ctx context.Context, svcs fleet, broker int, d *driver, rc *receiv
 	if err != nil {
 		return phaseResult{}, err
 	}
-	pg1, br1 := postgresCPU(server), brokerCPU(broker)
+	pg1, br1 := postgresCPU(server), brokerCPU(brokers)
 	if r.pairs, err = svcs.pairsHeld(ctx, stats); err != nil {
 		return phaseResult{}, err
 	}

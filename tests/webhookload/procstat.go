@@ -98,13 +98,16 @@ func postmasterPID(ctx context.Context, db *sqlx.DB) int {
 	return pid
 }
 
-// brokerCPU is the CPU time of the nats-server with that pid, 0 without one.
-func brokerCPU(pid int) time.Duration {
-	if pid == 0 {
-		return 0
+// brokerCPU is the CPU time of the nats-servers with those pids (0s are none).
+func brokerCPU(pids []int) time.Duration {
+	var total time.Duration
+	for _, pid := range pids {
+		if pid != 0 {
+			c, _ := cpuOf(pid)
+			total += c
+		}
 	}
-	c, _ := cpuOf(pid)
-	return c
+	return total
 }
 
 // peakRSS is the process's high-water resident set (VmHWM), in MiB.

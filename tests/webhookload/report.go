@@ -99,5 +99,5 @@ func printScaling(w io.Writer, reports []report) {
 				p.svcCPUms, p.pgCPUms, p.brokerCPUms, p.svcCPUms+p.pgCPUms+p.brokerCPUms, shares(p.cpuShare), ints(p.pairs), p.xactsPerEvent, ms(p.stages.txToSend.p99))
 		}
 	}
-	fmt.Fprintln(w, "times in ms; CPU in ms per delivered event (svc: all instances); CPU share and pairs held per instance; nats: the shared nats-server's CPU")
+	fmt.Fprintln(w, "times in ms; CPU in ms per delivered event (svc: all instances); CPU share and pairs held per instance; nats: the nats-servers' CPU (shared with other users unless -nats-cluster)")
 }

@@ -192,3 +192,6 @@ func (s *service) profile(ctx context.Context, dur time.Duration, file string) e
 	_, err = io.Copy(f, resp.Body)
 	return err
 }
+
+// logPath is the instance's log file (stdout and stderr).
+func (s *service) logPath() string { return filepath.Join(s.dataDir, "service.log") }

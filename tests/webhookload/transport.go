@@ -8,24 +8,53 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
-// transportEnv returns the service's variables for a transport, and a function that
-// removes what the run left behind (its JetStream stream, with its consumers).
-func transportEnv(transport, natsURL string) ([]string, func(), error) {
+// transportSetup is a run's transport: the service's variables, the nats-server processes
+// whose CPU counts in an event's cost, and what removes what the run left behind.
+type transportSetup struct {
+	env     []string
+	brokers []int
+	cleanup func()
+}
+
+// clusterNodes is the size of -nats-cluster's JetStream cluster, and its replicas.
+const clusterNodes = 3
+
+// transportEnv sets up a transport: for nats, a stream of the run's own on cfg.natsURL, or
+// with -nats-cluster a three-node cluster of the run's own (storage under dir), the stream
+// and its consumers replicated on every node.
+func transportEnv(transport string, cfg config, dir string) (transportSetup, error) {
 	switch transport {
 	case "sql":
-		return nil, func() {}, nil
+		return transportSetup{cleanup: func() {}}, nil
 	case "nats":
 		var b [5]byte
 		_, _ = rand.Read(b[:])
 		prefix := "wl" + hex.EncodeToString(b[:])
-		env := []string{"CREATORAPI_EVENTS_BROKER=" + natsURL, "CREATORAPI_EVENTS_STREAM=" + prefix}
-		return env, func() { testenv.DeleteStream(natsURL, prefix+"_events") }, nil
+		env := []string{"CREATORAPI_EVENTS_STREAM=" + prefix}
+		if !cfg.natsCluster {
+			env = append(env, "CREATORAPI_EVENTS_BROKER="+cfg.natsURL)
+			return transportSetup{env: env, brokers: []int{brokerPID(cfg.natsURL)}, cleanup: func() { testenv.DeleteStream(cfg.natsURL, prefix+"_events") }}, nil
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return transportSetup{}, err
+		}
+		c, err := testenv.NewNATSCluster(dir, clusterNodes, 30*time.Second)
+		if err != nil {
+			return transportSetup{}, err
+		}
+		env = append(env, "CREATORAPI_EVENTS_BROKER="+c.URLs(), fmt.Sprintf("CREATORAPI_EVENTS_REPLICAS=%d", clusterNodes))
+		var pids []int
+		for _, nd := range c.Nodes {
+			pids = append(pids, nd.PID())
+		}
+		return transportSetup{env: env, brokers: pids, cleanup: c.Stop}, nil
 	}
-	return nil, nil, fmt.Errorf("-transport: %q is neither sql nor nats", transport)
+	return transportSetup{}, fmt.Errorf("-transport: %q is neither sql nor nats", transport)
 }
 
 // brokerPID finds the nats-server serving natsURL's port on this machine (0 when none
