@@ -30,11 +30,31 @@ func (r *Router) loop() {
 	}
 }
 
+// heartbeatDeadline is how long a renewal may wait: until another instance may take what
+// this one holds (then its parts must stop, below), and at least one heartbeat. Without it
+// a database that goes silent (a dead switch: no reset, no answer) would hold the renewal for
+// TCP's retransmission timeout, minutes, while the parts ran on leases others had taken.
+func (r *Router) heartbeatDeadline(now time.Time) time.Time {
+	if r.renewed.IsZero() {
+		return now.Add(r.cfg.LeaseTTL)
+	}
+	return later(r.renewed.Add(r.cfg.LeaseTTL-r.cfg.Heartbeat), now.Add(r.cfg.Heartbeat))
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
 // tick is one heartbeat: renew what this instance holds, stop what it lost, follow the
 // deployment's partition count, then move each consumer towards its fair share (balance).
 func (r *Router) tick(ctx context.Context) {
 	now := time.Now()
-	held, cen, err := r.leases.Heartbeat(ctx, r.instance, now, now.Add(r.cfg.LeaseTTL), now.Add(-r.cfg.LeaseTTL))
+	hctx, cancel := context.WithDeadline(ctx, r.heartbeatDeadline(now))
+	held, cen, err := r.leases.Heartbeat(hctx, r.instance, now, now.Add(r.cfg.LeaseTTL), now.Add(-r.cfg.LeaseTTL))
+	cancel()
 	if err != nil {
 		r.logger.Error("events router: heartbeat", err, nil)
 		if !r.renewed.IsZero() && time.Since(r.renewed) > r.cfg.LeaseTTL-r.cfg.Heartbeat {

@@ -127,6 +127,13 @@ func (r *Router) Consumers() []events.Consumer { return r.consumers }
 // Instance names this process in event_instances and event_leases.
 func (r *Router) Instance() string { return r.instance }
 
+// Running is how many (consumer, partition) pairs this instance runs now.
+func (r *Router) Running() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.running)
+}
+
 // Start runs the message router, takes this instance's share of the (consumer,
 // partition) leases and subscribes them, then keeps the leases (heartbeat, takeover,
 // rebalance) until Stop.
