@@ -25,11 +25,10 @@ func eventIDs(t *testing.T, rc *testenv.Receiver) (map[string]bool, int) {
 	got := rc.Got()
 	ids := map[string]bool{}
 	for _, r := range got {
-		var env struct{ ID string }
-		if err := json.Unmarshal(r.Body, &env); err != nil {
-			t.Fatalf("body %q: %v", r.Body, err)
+		if r.EventID == "" {
+			t.Fatalf("body %q is no event envelope", r.Body)
 		}
-		ids[env.ID] = true
+		ids[r.EventID] = true
 	}
 	return ids, len(got)
 }

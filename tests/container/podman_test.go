@@ -38,12 +38,14 @@ var (
 )
 
 // podman returns the suite's podman with the image built (once per run), or skips
-// loudly when podman is not installed; under CI that is a failure.
+// loudly when podman is not installed; under CI that is a failure. The suite's tests run
+// side by side: the replicas' run spends 30 s waiting for a killed replica's leases.
 func podman(t *testing.T) (*Podman, string) {
 	t.Helper()
 	if _, err := exec.LookPath("podman"); err != nil {
 		testenv.SkipSuite(t, "Container", "podman is not installed", "apt-get install podman runc")
 	}
+	t.Parallel()
 	setupOnce.Do(func() { shared, image, setupErr = setup() })
 	if setupErr != nil {
 		t.Fatal(setupErr)

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -133,6 +134,9 @@ type Received struct {
 	Header http.Header
 	Body   []byte
 	At     time.Time
+	// EventID is the envelope's id, read once on arrival ("" for a body that is not an
+	// envelope): tests that poll for every event count ids without parsing bodies again.
+	EventID string
 }
 
 // Reply is what a Receiver answers.
@@ -162,7 +166,9 @@ func NewReceiver(t testing.TB) *Receiver {
 
 func (rc *Receiver) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	got := Received{Header: r.Header.Clone(), Body: body, At: time.Now()}
+	var envelope struct{ ID string }
+	_ = json.Unmarshal(body, &envelope)
+	got := Received{Header: r.Header.Clone(), Body: body, At: time.Now(), EventID: envelope.ID}
 	observeDelivery(rc.t, got)
 	rc.mu.Lock()
 	rc.got = append(rc.got, got)
