@@ -1,12 +1,15 @@
 package tests
 
 import (
+	"context"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/tests/testenv"
 )
 
@@ -99,4 +102,47 @@ func startBehindProxy(t *testing.T) (*testenv.Env, *testenv.TCPProxy) {
 	proxy := testenv.NewTCPProxy(t, u.Host)
 	u.Host = proxy.Addr
 	return testenv.Start(t, u.String()), proxy
+}
+
+// A network that drops PostgreSQL's packets (nothing acknowledges what the connection
+// sends; the proxy's blackhole above still does) ends a statement on an open connection
+// within the URL's tcp_user_timeout, not TCP's retransmission timeout (about 15 minutes):
+// the loops that wait on the database without a deadline of their own are bounded too.
+func TestDroppedPostgresPacketsEndAStatementWithinTheUserTimeout(t *testing.T) {
+	testenv.Parallel(t)
+	u, err := url.Parse(testenv.NewPostgresURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := testenv.NewTCPProxy(t, u.Host)
+	u.Host = proxy.Addr
+	q := u.Query()
+	q.Set("tcp_user_timeout", "2000")
+	u.RawQuery = q.Encode()
+	ctx := context.Background()
+	db, err := sqldb.Open(ctx, u.String(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.Writer.SetMaxOpenConns(1) // the statement below goes out on the open connection
+	var one int
+	if err := db.Writer.GetContext(ctx, &one, "SELECT 1"); err != nil {
+		t.Fatal(err)
+	}
+
+	_, port, _ := net.SplitHostPort(proxy.Addr)
+	testenv.DropLoopbackPort(t, port)
+	waitAtMost, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	began := time.Now()
+	err = db.Writer.GetContext(waitAtMost, &one, "SELECT 1")
+	took := time.Since(began)
+	if err == nil {
+		t.Fatal("a statement succeeded while every packet was dropped")
+	}
+	if took > 10*time.Second {
+		t.Fatalf("the statement waited %s for dropped packets (%v), want about the 2 s tcp_user_timeout", took, err)
+	}
+	t.Logf("the statement ended after %s: %v", took.Round(time.Millisecond), err)
 }

@@ -166,7 +166,11 @@ func (l *CacheListener) Stop(ctx context.Context) error {
 }
 
 func (l *CacheListener) connect(ctx context.Context) (*pgx.Conn, error) {
-	conn, err := pgx.Connect(ctx, withConnectTimeout(l.url))
+	cfg, err := postgresConfig(l.url)
+	if err != nil {
+		return nil, fmt.Errorf("cache listener: %w", err)
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("cache listener: connect: %w", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/jmoiron/sqlx"
 	"go.opentelemetry.io/otel/trace"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
@@ -64,10 +64,11 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
 }
 
 func openPostgres(ctx context.Context, dsn string) (*DB, error) {
-	db, err := sqlx.Open("pgx", withConnectTimeout(dsn))
+	cfg, err := postgresConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
+	db := sqlx.NewDb(stdlib.OpenDB(*cfg), "pgx")
 	// Sixteen connections keep two cores busy; several instances must fit together under
 	// the server's max_connections (100 by default) with room for the event listeners.
 	db.SetMaxOpenConns(PostgresPoolSize)
@@ -79,20 +80,6 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 	d := FromPostgres(db)
 	d.dsn = dsn
 	return d, nil
-}
-
-// withConnectTimeout bounds each new connection's dial and handshake (5 s) unless the URL
-// sets connect_timeout: without it a PostgreSQL behind a dropped network holds a request
-// for the kernel's TCP timeout (minutes) instead of answering 500 with Retry-After.
-func withConnectTimeout(dsn string) string {
-	u, err := url.Parse(dsn)
-	if err != nil || u.Query().Has("connect_timeout") {
-		return dsn
-	}
-	q := u.Query()
-	q.Set("connect_timeout", "5")
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // FromPostgres wraps a PostgreSQL pool opened by the caller (tests that need their own
