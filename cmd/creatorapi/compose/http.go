@@ -59,8 +59,8 @@ func HTTP() fx.Option {
 			func() (*v1.PageCache, error) { return v1.NewPageCache(2048) },
 			prometheus.NewRegistry,
 			web.NewMetrics,
-			openapi.Load,
-			func(doc *openapi.Document) (*docs.Reference, error) { return docs.NewReference(doc.JSON) },
+			openapi.NewServed, // converted on the first request, like the reference below
+			func(doc openapi.Served) *docs.Reference { return docs.NewReference(doc.JSON) },
 			idempotency.New, fx.Annotate(sqlidempotency.NewStore, fx.As(new(idempotency.Store))), // Idempotency-Key on every POST
 			newPublicApp,
 			newOperatorApp,
@@ -77,7 +77,7 @@ type publicParams struct {
 	Ready     *web.Readiness
 	Keys      keys.Application
 	Idem      idempotency.Application
-	OpenAPI   *openapi.Document
+	OpenAPI   openapi.Served
 	Docs      *docs.Reference
 	Endpoints [][]v1.Endpoint `group:"api_v1"`
 	Guards    []fiber.Handler `group:"api_guards"`

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"html/template"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -18,14 +19,27 @@ var pageTemplate string
 //go:embed reference.css
 var stylesheet []byte
 
-// Reference is the page rendered once from the document.
+// Reference is the page, rendered from the document on the first request and kept:
+// rendering costs tens of milliseconds of CPU, which every start paid for a page few open.
 type Reference struct {
-	html []byte
+	html func() ([]byte, error)
 }
 
-// NewReference renders the OpenAPI document (JSON; the composition root hands it over
-// from the public API's port, so that no port imports another) into the reference page.
-func NewReference(documentJSON []byte) (*Reference, error) {
+// NewReference renders the OpenAPI document (JSON, from documentJSON; the composition
+// root hands it over from the public API's port, so that no port imports another) into
+// the reference page, on the first request (TestDocsReferenceRendersTheDocument).
+func NewReference(documentJSON func() ([]byte, error)) *Reference {
+	return &Reference{html: sync.OnceValues(func() ([]byte, error) {
+		raw, err := documentJSON()
+		if err != nil {
+			return nil, err
+		}
+		return render(raw)
+	})}
+}
+
+// render builds the page from the document.
+func render(documentJSON []byte) ([]byte, error) {
 	p, err := build(documentJSON)
 	if err != nil {
 		return nil, err
@@ -38,7 +52,7 @@ func NewReference(documentJSON []byte) (*Reference, error) {
 	if err := tmpl.Execute(&buf, p); err != nil {
 		return nil, fmt.Errorf("docs: render: %w", err)
 	}
-	return &Reference{html: buf.Bytes()}, nil
+	return buf.Bytes(), nil
 }
 
 // Mount serves the page and its stylesheet, public, with a strict policy: nothing but
@@ -51,9 +65,13 @@ func Mount(app *fiber.App, ref *Reference) {
 		c.Set(fiber.HeaderCacheControl, "public, max-age=300")
 	}
 	app.Get(Path, func(c *fiber.Ctx) error {
+		html, err := ref.html()
+		if err != nil {
+			return err
+		}
 		headers(c)
 		c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-		return c.Send(ref.html)
+		return c.Send(html)
 	})
 	app.Get(Path+"/reference.css", func(c *fiber.Ctx) error {
 		headers(c)

@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 	"go.yaml.in/yaml/v3"
@@ -47,11 +48,34 @@ func Load() (*Document, error) {
 	return &Document{JSON: raw, ETag: `"` + hex.EncodeToString(sum[:8]) + `"`}, nil
 }
 
+// Served is the document as the public listener serves it: Load, run on the first call
+// and kept. Converting the YAML costs tens of milliseconds of CPU, which every start paid
+// (each serve, each of the hundreds of graphs the tests boot) for a route few call; the
+// YAML is embedded, so the first request fails exactly when a start would have
+// (TestOpenAPIDocumentIsServedWithoutAKey converts it).
+type Served func() (*Document, error)
+
+// NewServed defers Load to the first request.
+func NewServed() Served { return sync.OnceValues(Load) }
+
+// JSON is the document as JSON, for the /docs reference.
+func (s Served) JSON() ([]byte, error) {
+	doc, err := s()
+	if err != nil {
+		return nil, err
+	}
+	return doc.JSON, nil
+}
+
 // Mount serves the document at Path. Call it before the /api middleware
 // (authentication, rate limits): the contract is public, like the dashboard's sign-in
 // page, and answering it costs no database work. Other methods get 405.
-func Mount(app *fiber.App, doc *Document) {
+func Mount(app *fiber.App, served Served) {
 	web.Mount(app, []web.Route{{Method: fiber.MethodGet, Path: Path, Handlers: []fiber.Handler{func(c *fiber.Ctx) error {
+		doc, err := served()
+		if err != nil {
+			return err
+		}
 		c.Set(fiber.HeaderETag, doc.ETag)
 		c.Set(fiber.HeaderCacheControl, "public, max-age=300")
 		if c.Get(fiber.HeaderIfNoneMatch) == doc.ETag {
