@@ -231,6 +231,10 @@ func (l *Listener) target(eventType string) string {
 	return l.ForwardTo
 }
 
+// stopGrace is how long a stop (^C) waits for the POST in flight: an event the receiver
+// took is then saved as taken, not sent again at the next start.
+const stopGrace = 10 * time.Second
+
 // forward signs and POSTs one event until its receiver accepts it (2xx), then saves the
 // cursor after it. A refusal is shown and retried with backoff: the event stays next.
 func (l *Listener) forward(ctx context.Context, ev event) error {
@@ -241,10 +245,7 @@ func (l *Listener) forward(ctx context.Context, ev event) error {
 	l.print(map[string]any{"event": ev.ID, "type": ev.Type, "forwardTo": to}, fmt.Sprintf("--> %s %s", ev.Type, ev.ID))
 	backoff := time.Second
 	for {
-		status, latency, err := l.post(ctx, to, ev)
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
+		status, latency, err := l.postThroughStop(ctx, to, ev)
 		if err != nil {
 			l.print(map[string]any{"event": ev.ID, "error": err.Error()}, fmt.Sprintf("<-- error %v (retrying in %v)", err, backoff))
 		} else {
@@ -256,6 +257,9 @@ func (l *Listener) forward(ctx context.Context, ev event) error {
 			if status >= 200 && status <= 299 {
 				return l.accepted(ev)
 			}
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
 		if !sleep(ctx, backoff) {
 			return ctx.Err()
@@ -270,6 +274,14 @@ func (l *Listener) accepted(ev event) error {
 	}
 	l.state.Cursor = ev.Cursor
 	return l.state.save(l.StateFile)
+}
+
+// postThroughStop is post, finished when ctx ends meanwhile unless it takes stopGrace more.
+func (l *Listener) postThroughStop(ctx context.Context, to string, ev event) (int, time.Duration, error) {
+	postCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	defer context.AfterFunc(ctx, func() { time.AfterFunc(stopGrace, cancel) })()
+	return l.post(postCtx, to, ev)
 }
 
 func (l *Listener) post(ctx context.Context, to string, ev event) (int, time.Duration, error) {
