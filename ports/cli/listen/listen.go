@@ -246,11 +246,15 @@ func (l *Listener) forward(ctx context.Context, ev event) error {
 	backoff := time.Second
 	for {
 		status, latency, err := l.postThroughStop(ctx, to, ev)
+		stopped := ctx.Err() != nil
+		if err != nil && stopped {
+			return ctx.Err()
+		}
 		if err != nil {
 			l.print(map[string]any{"event": ev.ID, "error": err.Error()}, fmt.Sprintf("<-- error %v (retrying in %v)", err, backoff))
 		} else {
 			line := fmt.Sprintf("<-- %d %.1fms", status, float64(latency.Microseconds())/1000)
-			if status < 200 || status > 299 {
+			if (status < 200 || status > 299) && !stopped {
 				line += fmt.Sprintf(" (retrying in %v)", backoff)
 			}
 			l.print(map[string]any{"event": ev.ID, "status": status, "latencyMs": latency.Milliseconds()}, line)
@@ -258,10 +262,7 @@ func (l *Listener) forward(ctx context.Context, ev event) error {
 				return l.accepted(ev)
 			}
 		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if !sleep(ctx, backoff) {
+		if stopped || !sleep(ctx, backoff) {
 			return ctx.Err()
 		}
 		backoff = min(backoff*2, 30*time.Second)
