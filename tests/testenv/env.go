@@ -9,6 +9,7 @@ import (
 
 	"github.com/creatorapi/creatorapi/adapters/clock"
 	"github.com/creatorapi/creatorapi/adapters/eventbus/router"
+	"github.com/creatorapi/creatorapi/adapters/eventbus/wakeup"
 	"github.com/creatorapi/creatorapi/adapters/sqldb"
 	"github.com/creatorapi/creatorapi/application/members"
 	"github.com/creatorapi/creatorapi/application/platform"
@@ -28,13 +29,6 @@ const AdminToken = "test-admin-token-0123456789abcdef"
 // batch stalls every consumer".)
 const ServicePartitions = 1
 
-// ServicePollInterval is the safety poll of the services Start boots. A consumer is not
-// woken by commits of event types it does not take: its position passes them at its next
-// safety poll (1 s in production, adapters/eventbus/sqltransport/gate.go), so every
-// WaitForConsumers after such a commit waited up to a second. The event suites, which
-// test wakeups and polling, start with their own router settings.
-const ServicePollInterval = 50 * time.Millisecond
-
 // Epoch is where every test clock starts: a Saturday, 10:00:00 UTC.
 var Epoch = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 
@@ -48,6 +42,7 @@ type Env struct {
 	app      *fx.App
 	router   *router.Router
 	pos      *router.Positions
+	wake     *wakeup.Wakeup      // WaitForConsumers wakes every consumer
 	members  members.Application // MailedLinks answers the sign-in outbox first
 	release  func()              // gives back the instance's PostgreSQL connections
 }
@@ -68,8 +63,7 @@ func Start(t testing.TB, databaseURL string, extra ...fx.Option) *Env {
 		compose.Modules(env.Config),
 		compose.Workers(), // the event router runs, as in serve
 		fx.Replace(fx.Annotate(env.Clock, fx.As(new(platform.Clock)))),
-		fx.Decorate(func(c router.Config) router.Config { c.PollInterval = ServicePollInterval; return c }),
-		fx.Populate(&env.DB, &env.Public, &env.Operator, &env.router, &env.pos, &env.members),
+		fx.Populate(&env.DB, &env.Public, &env.Operator, &env.router, &env.pos, &env.wake, &env.members),
 	}
 	env.app = fx.New(append(opts, extra...)...)
 	if err := env.app.Err(); err != nil {
