@@ -27,5 +27,7 @@ func Main(m *testing.M) int {
 	}
 	defer removeBinary()
 	defer removeSQLiteTemplate()
+	enablePostgresPool() // and drop it at the end
+	defer drainPostgresPool()
 	return m.Run()
 }

@@ -90,6 +90,7 @@ func reserveForURL(t testing.TB, base, databaseURL string) {
 	}
 	reserveConnections(t, base, 1)
 	reservedURLs.Store(databaseURL, true)
+	t.Cleanup(func() { reservedURLs.Delete(databaseURL) }) // the database may serve another test next
 }
 
 // reserveStarted reserves an instance's connections when another instance already runs

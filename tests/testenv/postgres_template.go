@@ -121,22 +121,31 @@ func cloneTemplate(ctx context.Context, admin *sqlx.DB, base, name string) error
 	return nil
 }
 
-// newMigratedPostgresDatabase returns the URL of a new database, a copy of the migrated
-// template, dropped at the end of t (closing what still connects to it).
+// newMigratedPostgresDatabase returns the URL of an empty migrated database: an emptied one
+// from the pool (postgres_pool.go) or a new copy of the template. At the end of t it goes
+// back to the pool or is dropped (closing what still connects to it).
 func newMigratedPostgresDatabase(t testing.TB, base string) string {
 	t.Helper()
 	admin, err := sqlx.Open("pgx", base)
 	if err != nil {
 		t.Fatalf("open %s: %v", PostgresURLVar, err)
 	}
-	name := "t_" + randomHex(6)
-	if err := cloneTemplate(context.Background(), admin, base, name); err != nil {
-		admin.Close()
-		t.Fatalf("PostgreSQL at %s: %v", PostgresURLVar, err)
+	ctx := context.Background()
+	name := takePooledDatabase()
+	if name == "" {
+		name = "t_" + randomHex(6)
+		if err := cloneTemplate(ctx, admin, base, name); err != nil {
+			admin.Close()
+			t.Fatalf("PostgreSQL at %s: %v", PostgresURLVar, err)
+		}
 	}
 	t.Cleanup(func() {
-		_, _ = admin.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-		admin.Close()
+		defer admin.Close()
+		if pooling(base, name) {
+			releaseDatabase(ctx, admin, base, postgresTemplate.name, name)
+			return
+		}
+		_, _ = admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
 	})
 	return databaseURL(base, name)
 }
