@@ -5,7 +5,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 REDIS_URL ?= redis://127.0.0.1:6379/0
 NATS_URL ?= nats://127.0.0.1:4222
 
-.PHONY: run demo test test-pg lint api-compat docs-examples clients bench build image fuzz fuzz-native fuzz-openapi
+.PHONY: run demo test test-pg lint api-compat docs-examples clients bench build image fuzz fuzz-native fuzz-openapi gallery
 
 # The version stamped into the binary (creatorapi version, creatorapi_build_info) and the image.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -49,6 +49,12 @@ test:
 # The same suites with PostgreSQL (PG_URL), Redis (REDIS_URL) and NATS JetStream (NATS_URL) on.
 test-pg:
 	@$(call go_test_listing_skips,CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) CREATORAPI_TEST_REDIS_URL=$(REDIS_URL) CREATORAPI_TEST_NATS_URL=$(NATS_URL) $(GO) test -count=1 ./...)
+
+# A full-page screenshot of every dashboard page, role and screen width of the phones tour,
+# in tests/artifacts/dashboard-a11y/sqlite (the tour in `make test` keeps only failing pages').
+gallery:
+	CREATORAPI_TEST_GALLERY=1 $(GO) test -count=1 -run '^TestBrowserDashboardOnPhonesIsAccessibleOnSQLite$$' ./tests
+	@echo "screenshots: $${CREATORAPI_TEST_ARTIFACTS:-tests/artifacts}/dashboard-a11y/sqlite"
 
 # go_test_listing_skips runs $(1) with a fresh skips file, then lists the failed tests (a CI
 # log shows only its tail, and a failing package's test output can be thousands of lines long)

@@ -154,7 +154,7 @@ func (b *browserSite) tour(axe, role string, pages []a11yPage) {
 
 func TestBrowserDashboardOnPhonesIsAccessibleOnSQLite(t *testing.T) {
 	testenv.Parallel(t)
-	phonesTour(t, testenv.SQLite, testenv.NewSQLiteURL(t), true)
+	phonesTour(t, testenv.SQLite, testenv.NewSQLiteURL(t), testenv.GalleryWanted())
 }
 
 func TestBrowserDashboardOnPhonesIsAccessibleOnPostgres(t *testing.T) {

@@ -23,6 +23,14 @@ func Browser(t testing.TB) string {
 	return ""
 }
 
+// GalleryVar asks the browser suites for a screenshot of every page they check (make
+// gallery), not only of the pages that fail: capturing full pages was 40 % of the phones
+// tour's chromium CPU, which every run paid for pictures nobody looked at.
+const GalleryVar = "CREATORAPI_TEST_GALLERY"
+
+// GalleryWanted tells whether GalleryVar is set.
+func GalleryWanted() bool { return os.Getenv(GalleryVar) != "" }
+
 // ArtifactDir is where tests leave files for people to look at (screenshots):
 // CREATORAPI_TEST_ARTIFACTS, or tests/artifacts/<name> in the repository.
 func ArtifactDir(t testing.TB, name string) string {
