@@ -97,6 +97,7 @@ func emptyDatabase(ctx context.Context, admin *sqlx.DB, base, template, name str
 		return fmt.Errorf("open %s: %w", name, err)
 	}
 	defer db.Close()
+	db.SetMaxOpenConns(1) // one connection of ours, for the check at the end
 	got, size, err := schemaShape(ctx, db)
 	switch {
 	case err != nil:
@@ -108,8 +109,10 @@ func emptyDatabase(ctx context.Context, admin *sqlx.DB, base, template, name str
 	}
 	// A test that analysed or vacuumed left planner statistics a fresh copy has not.
 	var maintained bool
-	if err := db.GetContext(ctx, &maintained, `SELECT EXISTS (SELECT 1 FROM pg_stat_user_tables WHERE analyze_count > 0 OR vacuum_count > 0)`); err != nil || maintained {
-		return fmt.Errorf("%s: analysed or vacuumed (%v)", name, err)
+	if err := db.GetContext(ctx, &maintained, `SELECT EXISTS (SELECT 1 FROM pg_stat_user_tables WHERE analyze_count > 0 OR vacuum_count > 0)`); err != nil {
+		return fmt.Errorf("%s: statistics: %w", name, err)
+	} else if maintained {
+		return fmt.Errorf("%s: analysed or vacuumed", name)
 	}
 	var tables []string
 	if err := db.SelectContext(ctx, &tables, `SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) FROM pg_tables
@@ -128,6 +131,14 @@ func emptyDatabase(ctx context.Context, admin *sqlx.DB, base, template, name str
 		WHERE seqrelid <> pg_get_serial_sequence('goose_db_version', 'id')::regclass; COMMIT;`)
 	if _, err := db.ExecContext(ctx, sql.String()); err != nil {
 		return fmt.Errorf("empty %s: %w", name, err)
+	}
+	// Something that outlived its test and connected again (a process its cleanup missed)
+	// would write into the next test's data: such a database is dropped instead.
+	var others int
+	if err := admin.GetContext(ctx, &others, `SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, name); err != nil {
+		return fmt.Errorf("connections to %s: %w", name, err)
+	} else if others > 1 { // the emptying connection, until db closes
+		return fmt.Errorf("%s: connected again while emptied", name)
 	}
 	return nil
 }
