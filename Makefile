@@ -51,7 +51,7 @@ test-pg:
 	@$(call go_test_listing_skips,CREATORAPI_TEST_POSTGRES_URL=$(PG_URL) CREATORAPI_TEST_REDIS_URL=$(REDIS_URL) CREATORAPI_TEST_NATS_URL=$(NATS_URL) $(GO) test -count=1 ./...)
 
 # A full-page screenshot of every dashboard page, role and screen width of the phones tour,
-# in tests/artifacts/dashboard-a11y/sqlite (the tour in `make test` keeps only failing pages').
+# in tests/artifacts/dashboard-a11y/sqlite (the tour in `make test` captures only pages that fail).
 gallery:
 	CREATORAPI_TEST_GALLERY=1 $(GO) test -count=1 -run '^TestBrowserDashboardOnPhonesIsAccessibleOnSQLite$$' ./tests
 	@echo "screenshots: $${CREATORAPI_TEST_ARTIFACTS:-tests/artifacts}/dashboard-a11y/sqlite"
