@@ -13,8 +13,9 @@ import (
 const WaitingTestsPerCPU = 4
 
 // Main runs a component test package: -parallel defaults to WaitingTestsPerCPU per
-// CPU (an explicit -parallel wins), finished tests' PostgreSQL databases serve later tests
-// (postgres_pool.go), and the binary Binary built and the pool are removed after the run. Use it as the package's TestMain:
+// CPU (an explicit -parallel wins), finished tests' PostgreSQL databases serve later
+// tests (postgres_pool.go), and the binary Binary built and the pool are removed after
+// the run. Use it as the package's TestMain:
 // func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }.
 func Main(m *testing.M) int {
 	flag.Parse()
