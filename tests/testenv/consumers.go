@@ -20,11 +20,9 @@ func (e *Env) WaitForConsumers(t testing.TB) {
 	t.Helper()
 	ctx := context.Background()
 	deadline := time.Now().Add(consumersWait)
+	e.wake.Notify() // once: every consumer polls
 	for _, c := range e.router.Consumers() {
-		for i := 0; ; i++ {
-			if i%10 == 0 { // and every 50 ms: events the consumers' handlers publish
-				e.wake.Notify()
-			}
+		for i := 1; ; i++ {
 			ok, err := e.pos.CaughtUp(ctx, c.Name)
 			if err != nil {
 				t.Fatalf("consumer %s: %v", c.Name, err)
@@ -34,6 +32,9 @@ func (e *Env) WaitForConsumers(t testing.TB) {
 			}
 			if time.Now().After(deadline) {
 				t.Fatalf("consumer %s still behind the outbox head after %s", c.Name, consumersWait)
+			}
+			if i%10 == 0 { // every 50 ms while behind: events the consumers' handlers publish
+				e.wake.Notify()
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
