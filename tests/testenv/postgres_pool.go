@@ -70,7 +70,7 @@ func pooling(base, name string) bool {
 // be reused.
 func releaseDatabase(ctx context.Context, admin *sqlx.DB, base, template, name string) {
 	if err := emptyDatabase(ctx, admin, base, template, name); err != nil {
-		_, _ = admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+		dropDatabase(ctx, admin, name)
 		postgresPool.Lock()
 		postgresPool.all = slices.DeleteFunc(postgresPool.all, func(n string) bool { return n == name })
 		postgresPool.Unlock()
@@ -200,7 +200,7 @@ func drainPostgresPool() {
 	}
 	defer admin.Close()
 	for _, name := range postgresPool.all {
-		_, _ = admin.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+		dropDatabase(context.Background(), admin, name)
 	}
 	postgresPool.all, postgresPool.free = nil, nil
 }

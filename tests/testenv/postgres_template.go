@@ -76,12 +76,12 @@ func buildTemplate(ctx context.Context, admin *sqlx.DB, base string) (string, er
 		return "", fmt.Errorf("create the template: %w", err)
 	}
 	if err := migrateDatabase(ctx, databaseURL(base, building)); err != nil {
-		_, _ = admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+building+" WITH (FORCE)")
+		dropDatabase(ctx, admin, building)
 		return "", err
 	}
 	if _, err := admin.ExecContext(ctx, "ALTER DATABASE "+building+" RENAME TO "+name); err != nil {
 		// Another process made it meanwhile: use theirs.
-		_, _ = admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+building+" WITH (FORCE)")
+		dropDatabase(ctx, admin, building)
 	}
 	return name, nil
 }
@@ -145,7 +145,13 @@ func newMigratedPostgresDatabase(t testing.TB, base string) string {
 			releaseDatabase(ctx, admin, base, postgresTemplate.name, name)
 			return
 		}
-		_, _ = admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+		dropDatabase(ctx, admin, name)
 	})
 	return databaseURL(base, name)
+}
+
+// dropDatabase drops name, closing what still connects to it. Its error is ignored: at
+// worst a stray test database is left on the server, which fails no test.
+func dropDatabase(ctx context.Context, admin *sqlx.DB, name string) {
+	_, _ = admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
 }
